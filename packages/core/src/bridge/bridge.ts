@@ -1,0 +1,246 @@
+import { reportError } from '../createToolmark'
+import { decodeMessage } from '../protocol/decodeMessage'
+import { encodeMessage } from '../protocol/encodeMessage'
+import { PROTOCOL_VERSION } from '../protocol/messages'
+import type {
+  CallMessage,
+  DescribeMessage,
+  ToAgentMessage,
+  ToPageMessage,
+  Transport,
+} from '../protocol/messages'
+import { ok, refuse } from '../results'
+import type { Caller, Consumer, Toolmark, ToolResult } from '../types'
+
+/** Options of `bridge`. */
+export interface BridgeOptions {
+  /** The wire to the agent. The bridge never closes it: its owner does. */
+  transport: Transport
+  /** Who the agent is to policy and confirmations. Default `'inapp'`. */
+  caller?: Caller
+  /** Largest inbound message in UTF-8 bytes. Default `tm.limits.messageBytes` (1 MiB). */
+  maxMessageBytes?: number
+}
+
+/** Answered ids remembered to refuse a replay; older ones are forgotten first. */
+const ANSWERED_MEMORY = 1024
+/** Deferred confirmations tracked at once; the store itself holds at most 100 by default. */
+const CONFIRM_MEMORY = 1024
+
+const NOT_SERIALIZABLE: ToolResult = Object.freeze({
+  status: 'error',
+  message: 'Result not serializable',
+})
+
+interface Flight {
+  tool: string
+  controller: AbortController
+  /** The registry's id for this call, learnt from its `call` event. */
+  callId?: string
+}
+
+interface OwnConfirmation {
+  /** Whether the `result` carrying `needs_confirmation` has been sent. */
+  resultSent: boolean
+  /** The outcome, when it arrived before that result was sent. */
+  pending?: ToolResult
+}
+
+/**
+ * Serves a registry to one agent over protocol v1. Attach it with `tm.use`; the returned
+ * disposer stops listening and aborts the calls still running.
+ *
+ * The bridge sends the manifest (as `caller` sees it) on attach, on `hello` and on every
+ * revision; answers each `call` and `describe` id exactly once; turns `cancel` into the call's
+ * own `cancelled signal` result; forwards `progress` of its calls; and sends `confirmed` for
+ * deferred confirmations its calls created, always after the `result` that asked for them.
+ * Inbound messages for other `clientId`s are ignored. Anything malformed, oversized, too deep
+ * or replaying an id is dropped unanswered with an `invalid_message` error event.
+ *
+ * @example
+ * const { page, agent } = createInPageChannel()
+ * const stop = tm.use(bridge({ transport: page }))
+ * const client = createPageClient({ transport: agent })
+ */
+export function bridge(options: BridgeOptions): Consumer {
+  const { transport } = options
+  const caller: Caller = options.caller ?? 'inapp'
+  return (tm: Toolmark) => {
+    const limits = {
+      maxBytes: options.maxMessageBytes ?? tm.limits.messageBytes,
+      maxDepth: tm.limits.messageDepth,
+    }
+    const flights = new Map<string, Flight>()
+    const byCallId = new Map<string, string>()
+    const answered = new Set<string>()
+    const confirmations = new Map<string, OwnConfirmation>()
+    let starting: Flight | undefined
+    let disposed = false
+
+    const send = (message: ToAgentMessage) => {
+      let text = encodeMessage(message)
+      if (text === undefined && (message.type === 'result' || message.type === 'confirmed')) {
+        reportError(tm, {
+          code: 'result_not_serializable',
+          message: 'A result could not cross the bridge with JSON semantics',
+        })
+        text = encodeMessage({ ...message, result: NOT_SERIALIZABLE })
+      }
+      if (text === undefined) return
+      try {
+        transport.send(text)
+      } catch (cause) {
+        reportError(tm, { code: 'transport_failed', message: 'The bridge transport threw', cause })
+      }
+    }
+
+    const base = <T extends string>(type: T) => ({
+      protocol: PROTOCOL_VERSION,
+      type,
+      clientId: tm.clientId,
+    })
+
+    const sendManifest = () => {
+      const { rev, tools } = tm.manifest({ caller })
+      send({ ...base('manifest'), rev, tools })
+    }
+
+    const dropped = (reason: string, path = '') =>
+      reportError(tm, {
+        code: 'invalid_message',
+        message: `Dropped an inbound bridge message: ${reason}${path ? ` (at "${path}")` : ''}`,
+      })
+
+    const remember = (id: string) => {
+      answered.add(id)
+      if (answered.size > ANSWERED_MEMORY) answered.delete(answered.values().next().value!)
+    }
+
+    const isReplay = (id: string) => flights.has(id) || answered.has(id)
+
+    const settle = (id: string, flight: Flight, result: ToolResult) => {
+      if (flights.get(id) !== flight) return
+      flights.delete(id)
+      if (flight.callId) byCallId.delete(flight.callId)
+      remember(id)
+      if (disposed) return
+      send({ ...base('result'), id, result })
+      if (result.status !== 'needs_confirmation') return
+      const own = confirmations.get(result.confirmId)
+      if (!own) return
+      own.resultSent = true
+      if (own.pending) {
+        confirmations.delete(result.confirmId)
+        send({ ...base('confirmed'), confirmId: result.confirmId, result: own.pending })
+      }
+    }
+
+    const call = (message: CallMessage) => {
+      if (isReplay(message.id)) return dropped('the id is already in use', 'id')
+      const flight: Flight = { tool: message.tool, controller: new AbortController() }
+      flights.set(message.id, flight)
+      // The registry emits `call` synchronously inside `tm.call`: that event names the callId
+      // which progress and confirmation events carry later.
+      starting = flight
+      let pending: Promise<ToolResult>
+      try {
+        pending = tm.call(message.tool, message.input, {
+          caller,
+          signal: flight.controller.signal,
+          ...(message.rev === undefined ? {} : { rev: message.rev }),
+        })
+      } finally {
+        starting = undefined
+      }
+      if (flight.callId) byCallId.set(flight.callId, message.id)
+      void pending.then((result) => settle(message.id, flight, result))
+    }
+
+    const describe = (message: DescribeMessage) => {
+      if (isReplay(message.id)) return dropped('the id is already in use', 'id')
+      remember(message.id)
+      const entry = tm.describe(message.tool, { caller })
+      const result = entry
+        ? ok(entry)
+        : refuse('unknown_tool', `No tool named ${JSON.stringify(message.tool)}`, { rev: tm.rev })
+      send({ ...base('result'), id: message.id, result })
+    }
+
+    const receive = (raw: unknown) => {
+      if (disposed) return
+      const check = decodeMessage(raw, 'toPage', limits)
+      if (!check.ok) return dropped(check.reason, check.path)
+      const message: ToPageMessage = check.message
+      if (message.type === 'hello') {
+        if (message.clientId === '*' || message.clientId === tm.clientId) sendManifest()
+        return
+      }
+      // Other pages share some wires (a server fan-out, a window with several frames).
+      if (message.clientId !== tm.clientId) return
+      if (message.type === 'call') call(message)
+      else if (message.type === 'describe') describe(message)
+      else flights.get(message.id)?.controller.abort()
+    }
+
+    const stops = [
+      tm.events.on('call', (event) => {
+        if (starting && !starting.callId && event.tool === starting.tool && event.caller === caller) {
+          starting.callId = event.callId
+        }
+      }),
+      tm.events.on('progress', (event) => {
+        const id = byCallId.get(event.callId)
+        if (id === undefined || disposed) return
+        const message: ToAgentMessage = {
+          ...base('progress'),
+          id,
+          done: Math.max(0, event.done),
+        }
+        if (typeof event.total === 'number' && event.total >= 0) message.total = event.total
+        if (typeof event.message === 'string') message.message = event.message
+        send(message)
+      }),
+      tm.events.on('confirm', (event) => {
+        const { entry } = event
+        if (entry.mode !== 'deferred') return
+        if (event.type === 'requested') {
+          if (!byCallId.has(entry.callId)) return
+          confirmations.set(entry.id, { resultSent: false })
+          if (confirmations.size > CONFIRM_MEMORY) {
+            confirmations.delete(confirmations.keys().next().value!)
+          }
+          return
+        }
+        const own = confirmations.get(entry.id)
+        if (!own || !event.result || disposed) return
+        if (own.resultSent) {
+          confirmations.delete(entry.id)
+          send({ ...base('confirmed'), confirmId: entry.id, result: event.result })
+        } else own.pending = event.result
+      }),
+      tm.subscribe(() => {
+        if (!disposed) sendManifest()
+      }),
+      transport.onMessage((raw) => {
+        try {
+          receive(raw)
+        } catch (cause) {
+          // Decoding never throws; this guards the registry against a broken transport.
+          reportError(tm, { code: 'invalid_message', message: 'A bridge message failed', cause })
+        }
+      }),
+    ]
+
+    sendManifest()
+
+    return () => {
+      if (disposed) return
+      disposed = true
+      for (const stop of stops) stop()
+      for (const flight of flights.values()) flight.controller.abort()
+      flights.clear()
+      byCallId.clear()
+      confirmations.clear()
+    }
+  }
+}

@@ -1,0 +1,181 @@
+import { deepFreeze, refuse } from './results'
+import type { ConfirmationEntry, ConfirmationStore, ToolResult } from './types'
+
+/** How the registry answers an entry; the store only decides who gets to answer. */
+export interface ConfirmationHandler {
+  approve(input: unknown, hasInput: boolean): Promise<ToolResult>
+  reject(reason: string | undefined): Promise<ToolResult>
+  /** The clock says the entry is over. */
+  expire(): void
+  /** Validates an edited input before the entry is consumed; issues keep it pending. */
+  check?(input: unknown): Promise<ToolResult | undefined>
+}
+
+/** The store plus what only the registry may do. */
+export interface InternalConfirmationStore extends ConfirmationStore {
+  add(entry: ConfirmationEntry, handler: ConfirmationHandler): void
+  /** Removes an entry without answering it (withdrawn); returns whether it was pending. */
+  remove(id: string): boolean
+  /** Ids of the pending entries matching `predicate`. */
+  find(predicate: (entry: ConfirmationEntry) => boolean): string[]
+  dispose(): void
+}
+
+const EXPIRED = (): ToolResult =>
+  deepFreeze(refuse('confirmation_expired', 'This confirmation is unknown, used or expired'))
+const EMPTY: readonly ConfirmationEntry[] = Object.freeze([])
+
+/**
+ * The shared confirmation store. Entries are single use: the first answer takes the entry, any
+ * other or later answer gets `confirmation_expired`. Expiry is checked against the clock when an
+ * answer comes, and by one timer for the earliest entry.
+ */
+export function createConfirmationStore(options: {
+  max: () => number
+  onPresenterChange: () => void
+  clock?: () => number
+}): InternalConfirmationStore {
+  const clock = options.clock ?? Date.now
+  const entries = new Map<string, { entry: ConfirmationEntry; handler: ConfirmationHandler }>()
+  const answering = new Set<string>()
+  const listeners = new Set<() => void>()
+  let snapshot: readonly ConfirmationEntry[] = EMPTY
+  let presenters = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+
+  const changed = () => {
+    snapshot = entries.size === 0 ? EMPTY : Object.freeze([...entries.values()].map((e) => e.entry))
+    schedule()
+    for (const listener of [...listeners]) {
+      try {
+        listener()
+      } catch {
+        // A broken subscriber must not block the others.
+      }
+    }
+  }
+
+  const schedule = () => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    let earliest = Infinity
+    for (const { entry } of entries.values()) earliest = Math.min(earliest, entry.expiresAt)
+    if (earliest === Infinity) return
+    const delay = Math.max(0, Math.min(earliest - clock(), 2_147_483_647))
+    timer = setTimeout(sweep, delay)
+    ;(timer as { unref?: () => void }).unref?.()
+  }
+
+  const sweep = () => {
+    timer = undefined
+    const at = clock()
+    const due = [...entries.values()].filter(
+      (e) => e.entry.expiresAt <= at && !answering.has(e.entry.id),
+    )
+    if (due.length === 0) return schedule()
+    for (const e of due) entries.delete(e.entry.id)
+    changed()
+    for (const e of due) e.handler.expire()
+  }
+
+  /** Takes an entry for answering, or says why it cannot be. */
+  const take = (id: string) => {
+    const found = typeof id === 'string' ? entries.get(id) : undefined
+    if (!found || answering.has(id)) return undefined
+    if (found.entry.expiresAt <= clock()) {
+      entries.delete(id)
+      changed()
+      found.handler.expire()
+      return undefined
+    }
+    return found
+  }
+
+  const store: InternalConfirmationStore = {
+    list: () => snapshot,
+    get: (id) => entries.get(id)?.entry,
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+    async approve(id, opts) {
+      const found = take(id)
+      if (!found) return EXPIRED()
+      const hasInput = opts !== undefined && opts !== null && 'input' in opts
+      if (hasInput && found.handler.check) {
+        answering.add(id)
+        let problem: ToolResult | undefined
+        try {
+          problem = await found.handler.check(opts.input)
+        } finally {
+          answering.delete(id)
+        }
+        // The entry stays pending so the person can fix the input.
+        if (problem) return problem
+        if (!entries.has(id)) return EXPIRED()
+        if (found.entry.expiresAt <= clock()) {
+          entries.delete(id)
+          changed()
+          found.handler.expire()
+          return EXPIRED()
+        }
+      }
+      entries.delete(id)
+      changed()
+      return found.handler.approve(hasInput ? opts.input : undefined, hasInput)
+    },
+    async reject(id, reason) {
+      const found = take(id)
+      if (!found) return EXPIRED()
+      entries.delete(id)
+      changed()
+      return found.handler.reject(typeof reason === 'string' ? reason : undefined)
+    },
+    approveAll() {
+      return Promise.all([...entries.keys()].map((id) => store.approve(id)))
+    },
+    rejectAll(reason) {
+      return Promise.all([...entries.keys()].map((id) => store.reject(id, reason)))
+    },
+    attachPresenter() {
+      presenters++
+      if (presenters === 1) options.onPresenterChange()
+      let attached = true
+      return () => {
+        if (!attached) return
+        attached = false
+        presenters--
+        if (presenters === 0) options.onPresenterChange()
+      }
+    },
+    hasPresenter: () => presenters > 0,
+    add(entry, handler) {
+      entries.set(entry.id, { entry, handler })
+      const max = options.max()
+      const evicted: ConfirmationHandler[] = []
+      for (const [id, e] of entries) {
+        if (entries.size <= max) break
+        if (answering.has(id)) continue
+        entries.delete(id)
+        evicted.push(e.handler)
+      }
+      changed()
+      for (const h of evicted) h.expire()
+    },
+    remove(id) {
+      if (!entries.delete(id)) return false
+      changed()
+      return true
+    },
+    find(predicate) {
+      return [...entries.values()].filter((e) => predicate(e.entry)).map((e) => e.entry.id)
+    },
+    dispose() {
+      if (timer !== undefined) clearTimeout(timer)
+      timer = undefined
+    },
+  }
+  return store
+}

@@ -1,0 +1,171 @@
+import { isToolName } from './names'
+import type { Caller, CallerPolicy, Policy, ToolClass, ToolHints } from './types'
+
+/** Agent callers a policy may name (`human` is fixed). */
+export const POLICY_CALLERS = ['inapp', 'webmcp', 'mcp', 'test'] as const
+const CLASSES: readonly ToolClass[] = ['destructive', 'consequential', 'readOnly', 'none']
+
+/** A tool's class: its strongest hint. */
+export function toolClass(hints: ToolHints | undefined): ToolClass {
+  if (hints?.destructive) return 'destructive'
+  if (hints?.consequential) return 'consequential'
+  if (hints?.readOnly) return 'readOnly'
+  return 'none'
+}
+
+/** Whether a call of this class needs a person's approval (never for `human`). */
+export function needsConfirmation(cls: ToolClass, caller: Caller): boolean {
+  return caller !== 'human' && (cls === 'destructive' || cls === 'consequential')
+}
+
+const DEFAULT_CLASSES: Record<Caller, readonly ToolClass[]> = {
+  inapp: CLASSES,
+  test: CLASSES,
+  human: CLASSES,
+  webmcp: ['consequential', 'readOnly', 'none'],
+  mcp: ['consequential', 'readOnly', 'none'],
+}
+
+/** The rules for one caller, ready to answer per tool. */
+export interface CompiledCallerPolicy {
+  allows(name: string, cls: ToolClass): boolean
+  rateLimit?: { calls: number; perMs: number }
+}
+
+const nameRule = (pattern: string) =>
+  pattern.endsWith('.*')
+    ? (name: string) => name.startsWith(pattern.slice(0, -1))
+    : (name: string) => name === pattern
+
+const isPattern = (p: unknown): boolean => {
+  if (typeof p !== 'string') return false
+  return p.endsWith('.*') ? isToolName(p.slice(0, -2)) : isToolName(p)
+}
+
+/** What is wrong with one caller's policy entry, or `undefined` when it is valid. */
+export function policyProblem(caller: string, entry: unknown): string | undefined {
+  if (!(POLICY_CALLERS as readonly string[]).includes(caller)) {
+    return `Policy names an unknown caller "${caller}": use ${POLICY_CALLERS.join(', ')} ("human" is fixed)`
+  }
+  if (entry === undefined) return undefined
+  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
+    return `policy.${caller} must be an object like { allow: ['readOnly'] }`
+  }
+  const e = entry as Record<string, unknown>
+  for (const key of Object.keys(e)) {
+    if (key !== 'allow' && key !== 'tools' && key !== 'rateLimit') {
+      return `policy.${caller} has an unknown key "${key}": use allow, tools or rateLimit`
+    }
+  }
+  if (
+    e.allow !== undefined &&
+    (!Array.isArray(e.allow) || !e.allow.every((c) => CLASSES.includes(c as ToolClass)))
+  ) {
+    return `policy.${caller}.allow must list classes among ${CLASSES.join(', ')}`
+  }
+  if (e.tools !== undefined) {
+    const t = e.tools as Record<string, unknown>
+    if (t === null || typeof t !== 'object' || Array.isArray(t)) {
+      return `policy.${caller}.tools must be { allow?: string[], deny?: string[] }`
+    }
+    for (const key of Object.keys(t)) {
+      if (key !== 'allow' && key !== 'deny') {
+        return `policy.${caller}.tools has an unknown key "${key}": use allow or deny`
+      }
+      const list = t[key]
+      if (!Array.isArray(list) || !list.every(isPattern)) {
+        return `policy.${caller}.tools.${key} must list full tool names or "prefix.*" patterns`
+      }
+    }
+  }
+  if (e.rateLimit !== undefined) {
+    const r = e.rateLimit as Record<string, unknown>
+    if (
+      r === null ||
+      typeof r !== 'object' ||
+      !Number.isInteger(r.calls) ||
+      (r.calls as number) < 1 ||
+      typeof r.perMs !== 'number' ||
+      !(r.perMs > 0) ||
+      !Number.isFinite(r.perMs)
+    ) {
+      return `policy.${caller}.rateLimit must be { calls: positive integer, perMs: positive number }`
+    }
+  }
+  return undefined
+}
+
+const DENY_ALL: CompiledCallerPolicy = { allows: () => false }
+
+/** Compiles one caller's rules; `entry` must already be valid. */
+export function compileCallerPolicy(
+  caller: Caller,
+  entry: CallerPolicy | undefined,
+): CompiledCallerPolicy {
+  const classes = new Set<ToolClass>(entry?.allow ?? DEFAULT_CLASSES[caller])
+  const allow = entry?.tools?.allow?.map(nameRule)
+  const deny = entry?.tools?.deny?.map(nameRule) ?? []
+  return {
+    allows(name, cls) {
+      if (!classes.has(cls)) return false
+      if (deny.some((rule) => rule(name))) return false
+      return allow ? allow.some((rule) => rule(name)) : true
+    },
+    rateLimit: entry?.rateLimit ? { ...entry.rateLimit } : undefined,
+  }
+}
+
+/** The compiled policy of every caller, with the problems found (each leaves its caller with no tools). */
+export function compilePolicy(policy: Policy | undefined): {
+  callers: Record<Caller, CompiledCallerPolicy>
+  problems: { caller: string; message: string }[]
+} {
+  const problems: { caller: string; message: string }[] = []
+  const callers = {} as Record<Caller, CompiledCallerPolicy>
+  const given = (policy ?? {}) as Record<string, unknown>
+  if (
+    policy !== undefined &&
+    (policy === null || typeof policy !== 'object' || Array.isArray(policy))
+  ) {
+    problems.push({ caller: '*', message: 'policy must be an object keyed by caller' })
+  }
+  const broken = problems.length > 0
+  for (const key of broken ? [] : Object.keys(given)) {
+    const message = policyProblem(key, given[key])
+    if (message) problems.push({ caller: key, message })
+  }
+  for (const caller of ['inapp', 'webmcp', 'mcp', 'test', 'human'] as Caller[]) {
+    if (caller === 'human') {
+      callers.human = compileCallerPolicy('human', undefined)
+    } else if (broken || problems.some((p) => p.caller === caller)) {
+      callers[caller] = DENY_ALL
+    } else {
+      callers[caller] = compileCallerPolicy(caller, given[caller] as CallerPolicy | undefined)
+    }
+  }
+  return { callers, problems }
+}
+
+/** A sliding-window counter per caller. */
+export function createRateLimiter() {
+  const windows = new Map<Caller, number[]>()
+  return {
+    /** Counts a call; false when the caller is over its limit (the call is not counted). */
+    take(caller: Caller, limit: { calls: number; perMs: number } | undefined, at: number): boolean {
+      if (!limit) return true
+      const list = windows.get(caller) ?? []
+      const since = at - limit.perMs
+      while (list.length > 0 && list[0] <= since) list.shift()
+      if (list.length >= limit.calls) {
+        windows.set(caller, list)
+        return false
+      }
+      list.push(at)
+      windows.set(caller, list)
+      return true
+    },
+    reset() {
+      windows.clear()
+    },
+  }
+}

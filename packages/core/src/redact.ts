@@ -1,0 +1,107 @@
+import type { FieldChange } from './types'
+
+/** The mask that replaces a sensitive value everywhere outside the tool itself. */
+export const REDACTED = '[redacted]'
+
+/** A compiled list of sensitive path patterns (`'ssn'`, `'cards[].cvc'`). */
+export interface SensitivePaths {
+  /** Whether a dot path (`cards.0.cvc`) is sensitive, itself or through an ancestor. */
+  matches(path: string): boolean
+  readonly empty: boolean
+}
+
+const splitPattern = (pattern: string): string[] =>
+  pattern
+    .replace(/\[\]/g, '.[]')
+    .split('.')
+    .filter((s) => s !== '')
+
+const segmentMatches = (pattern: string, segment: string) =>
+  pattern === segment || (pattern === '[]' && /^\d+$/.test(segment)) || pattern === '*'
+
+/** Compiles sensitive path patterns; `[]` matches any array index, a match covers the subtree. */
+export function compileSensitive(patterns: readonly string[] | undefined): SensitivePaths {
+  const compiled = (patterns ?? []).map(splitPattern).filter((p) => p.length > 0)
+  const cache = new Map<string, boolean>()
+  return {
+    empty: compiled.length === 0,
+    matches(path) {
+      if (compiled.length === 0) return false
+      const hit = cache.get(path)
+      if (hit !== undefined) return hit
+      const segments = path === '' ? [] : path.split('.')
+      const result = compiled.some(
+        (p) => p.length <= segments.length && p.every((s, i) => segmentMatches(s, segments[i])),
+      )
+      if (cache.size > 1000) cache.clear()
+      cache.set(path, result)
+      return result
+    },
+  }
+}
+
+const setOwn = (target: Record<string, unknown>, key: string, value: unknown) => {
+  // `__proto__` and friends become plain own data properties, never prototype writes.
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
+}
+
+/**
+ * A copy of `value` safe to show and log: sensitive paths masked, cycles cut, functions and
+ * symbols dropped, depth bounded. The app's own object is never touched.
+ */
+export function redactValue(value: unknown, sensitive: SensitivePaths, maxDepth = 64): unknown {
+  const seen = new WeakSet<object>()
+  const walk = (v: unknown, path: string, depth: number): unknown => {
+    if (path !== '' && sensitive.matches(path)) return v === undefined ? undefined : REDACTED
+    if (v === null || typeof v !== 'object') {
+      if (typeof v === 'function' || typeof v === 'symbol') return undefined
+      if (typeof v === 'bigint') return `${v}n`
+      return v
+    }
+    if (seen.has(v)) return '[circular]'
+    if (depth >= maxDepth) return '[too deep]'
+    if (v instanceof Date) return new Date(v.getTime())
+    seen.add(v)
+    try {
+      if (Array.isArray(v)) {
+        return v.map((item, i) => walk(item, path === '' ? String(i) : `${path}.${i}`, depth + 1))
+      }
+      const out: Record<string, unknown> = {}
+      for (const key of Object.keys(v)) {
+        let item: unknown
+        try {
+          item = (v as Record<string, unknown>)[key]
+        } catch {
+          item = '[unreadable]'
+        }
+        const next = walk(item, path === '' ? key : `${path}.${key}`, depth + 1)
+        if (next !== undefined) setOwn(out, key, next)
+      }
+      return out
+    } finally {
+      seen.delete(v)
+    }
+  }
+  return walk(value, '', 0)
+}
+
+/** Changes with sensitive sides masked; absent sides stay absent. */
+export function redactChanges(
+  changes: readonly FieldChange[],
+  sensitive: SensitivePaths,
+): FieldChange[] {
+  return changes.map((c) => {
+    const out: FieldChange = { path: c.path }
+    const masked = sensitive.matches(c.path)
+    if ('before' in c && c.before !== undefined)
+      out.before = masked ? REDACTED : redactValue(c.before, sensitive)
+    if ('after' in c && c.after !== undefined)
+      out.after = masked ? REDACTED : redactValue(c.after, sensitive)
+    return out
+  })
+}

@@ -1,0 +1,141 @@
+import { createToolmark } from '../createToolmark'
+import type {
+  CallEvent,
+  ConfirmEvent,
+  ConfirmationEntry,
+  ErrorEvent,
+  ResultEvent,
+  Toolmark,
+  ToolmarkOptions,
+  ToolResult,
+} from '../types'
+
+/** How a scripted person answers a confirmation. */
+export type ScriptedDecision = 'approve' | 'reject' | { approve: true; input: unknown } | 'ignore'
+
+/** A scripted person: a fixed answer, or a function of the entry. */
+export type ScriptedAnswer =
+  ScriptedDecision | ((entry: ConfirmationEntry) => ScriptedDecision | Promise<ScriptedDecision>)
+
+/** Everything a test registry saw, in order. */
+export interface CallRecorder {
+  readonly calls: CallEvent[]
+  readonly results: ResultEvent[]
+  readonly confirmations: ConfirmEvent[]
+  readonly errors: ErrorEvent[]
+  /** What each answered confirmation resolved with, by confirmation id. */
+  readonly answers: Map<string, ToolResult>
+  /** The last result of a tool, or undefined. */
+  lastResult(tool: string): ToolResult | undefined
+  clear(): void
+}
+
+export interface TestToolmarkOptions extends ToolmarkOptions {
+  /** Answers confirmations as a person would; while set, the script is the presenter. */
+  answer?: ScriptedAnswer
+}
+
+/** A registry for tests: the production confirmation modes, a scripted person and a recorder. */
+export interface TestToolmark extends Toolmark {
+  readonly recorder: CallRecorder
+  /** Replaces the scripted answer; `undefined` leaves confirmations to the test. */
+  setAnswer(answer: ScriptedAnswer | undefined): void
+  /** Resolves once every scripted answer given so far has settled. */
+  settled(): Promise<void>
+}
+
+/**
+ * Creates a registry for tests. Confirmations keep their production modes (deferred for
+ * `inapp` and `test`, inline for `webmcp` and `mcp`); a scripted `answer` approves or rejects
+ * them as a person would, and a recorder keeps every call, result, confirmation and error.
+ *
+ * @example
+ * const tm = createTestToolmark({ answer: 'approve' })
+ * tm.register(closeTicket)
+ * await tm.call('tickets.close', { id: 1 }, { caller: 'mcp' }) // approved by the script
+ * tm.recorder.results.map((r) => r.result.status) // ['ok']
+ */
+export function createTestToolmark(options: TestToolmarkOptions = {}): TestToolmark {
+  const { answer: initial, ...rest } = options
+  const tm = createToolmark(rest)
+  const calls: CallEvent[] = []
+  const results: ResultEvent[] = []
+  const confirmations: ConfirmEvent[] = []
+  const errors: ErrorEvent[] = []
+  const answers = new Map<string, ToolResult>()
+  const inFlight = new Set<Promise<unknown>>()
+  tm.events.on('call', (e) => calls.push(e))
+  tm.events.on('result', (e) => results.push(e))
+  tm.events.on('confirm', (e) => confirmations.push(e))
+  tm.events.on('error', (e) => errors.push(e))
+
+  let answer: ScriptedAnswer | undefined
+  let detach: (() => void) | undefined
+  let unsubscribe: (() => void) | undefined
+  const handled = new Set<string>()
+
+  const respond = async (entry: ConfirmationEntry) => {
+    const script = answer
+    if (script === undefined) return
+    const decision = typeof script === 'function' ? await script(entry) : script
+    if (decision === 'ignore') return
+    const result =
+      decision === 'reject'
+        ? await tm.confirmations.reject(entry.id, 'scripted')
+        : decision === 'approve'
+          ? await tm.confirmations.approve(entry.id)
+          : await tm.confirmations.approve(entry.id, { input: decision.input })
+    answers.set(entry.id, result)
+  }
+
+  const sweep = () => {
+    for (const entry of tm.confirmations.list()) {
+      if (handled.has(entry.id)) continue
+      handled.add(entry.id)
+      const task = Promise.resolve()
+        .then(() => respond(entry))
+        .finally(() => inFlight.delete(task))
+      inFlight.add(task)
+    }
+  }
+
+  const setAnswer = (next: ScriptedAnswer | undefined) => {
+    answer = next
+    if (next === undefined) {
+      detach?.()
+      unsubscribe?.()
+      detach = unsubscribe = undefined
+      return
+    }
+    detach ??= tm.confirmations.attachPresenter()
+    unsubscribe ??= tm.confirmations.subscribe(sweep)
+    sweep()
+  }
+  setAnswer(initial)
+
+  const recorder: CallRecorder = {
+    calls,
+    results,
+    confirmations,
+    errors,
+    answers,
+    lastResult(tool) {
+      for (let i = results.length - 1; i >= 0; i--) {
+        if (results[i].tool === tool) return results[i].result
+      }
+      return undefined
+    },
+    clear() {
+      calls.length = results.length = confirmations.length = errors.length = 0
+      answers.clear()
+    },
+  }
+
+  return Object.assign(tm, {
+    recorder,
+    setAnswer,
+    async settled() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight])
+    },
+  })
+}

@@ -1,0 +1,8 @@
+export { createTestToolmark } from './createTestToolmark'
+export type {
+  CallRecorder,
+  ScriptedAnswer,
+  ScriptedDecision,
+  TestToolmark,
+  TestToolmarkOptions,
+} from './createTestToolmark'

@@ -1,0 +1,439 @@
+/**
+ * Public types of `@toolmark/core`. Runtime code lives next door; this file holds only the
+ * contract every layer (React kit, bridge, WebMCP, MCP) programs against.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Standard Schema v1 (the interface zod 4, valibot and arktype implement) and Standard JSON Schema
+// ---------------------------------------------------------------------------------------------
+
+/** A validation issue in Standard Schema form. */
+export interface StandardSchemaIssue {
+  readonly message: string
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined
+}
+
+/** The result of a Standard Schema `validate`. */
+export type StandardSchemaResult<TOutput> =
+  | { readonly value: TOutput; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardSchemaIssue> }
+
+/** Options for Standard JSON Schema conversion (`~standard.jsonSchema.input(options)`). */
+export interface StandardJsonSchemaOptions {
+  readonly target: 'draft-2020-12' | 'draft-07' | 'openapi-3.0' | (string & {})
+  readonly libraryOptions?: Record<string, unknown> | undefined
+}
+
+/**
+ * Any schema implementing Standard Schema v1. zod 4 schemas pass as they are.
+ * `TInput` is what callers send, `TOutput` what `run` receives after parsing.
+ */
+export interface StandardSchemaV1<TInput = unknown, TOutput = TInput> {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: string
+    readonly validate: (
+      value: unknown,
+    ) => StandardSchemaResult<TOutput> | Promise<StandardSchemaResult<TOutput>>
+    readonly types?: { readonly input: TInput; readonly output: TOutput } | undefined
+    /** Standard JSON Schema, when the library provides it (zod ≥ 4.2). */
+    readonly jsonSchema?:
+      | {
+          readonly input: (options: StandardJsonSchemaOptions) => Record<string, unknown>
+          readonly output?: (options: StandardJsonSchemaOptions) => Record<string, unknown>
+        }
+      | undefined
+  }
+}
+
+/** The type a Standard Schema produces after validation. */
+export type InferOutput<TSchema> =
+  TSchema extends StandardSchemaV1<unknown, infer TOutput> ? TOutput : unknown
+
+/** A JSON Schema document (draft 2020-12), kept loose on purpose. */
+export type JsonSchema = Record<string, unknown>
+
+// ---------------------------------------------------------------------------------------------
+// Results (the seed, word for word)
+// ---------------------------------------------------------------------------------------------
+
+/** What a form fill wrote. An absent `before`/`after` means "no value". */
+export interface FieldChange {
+  path: string
+  before?: unknown
+  after?: unknown
+}
+
+/** A validation issue on a dot path (`''` is the root), shaped for react-hook-form's `setError`. */
+export interface ResultIssue {
+  path: string
+  message: string
+}
+
+/** Who stopped a call: a person, the caller's AbortSignal, or the app's rules. */
+export type CancelledBy = 'operator' | 'signal' | 'policy'
+
+/**
+ * Every outcome of `tm.call`: a plain, deep-frozen, structured-cloneable object.
+ * `tm.call()` never throws.
+ */
+export type ToolResult<T = unknown> =
+  | { status: 'ok'; data: T }
+  | { status: 'invalid'; issues: ResultIssue[] }
+  | { status: 'refused'; code: string; message: string; rev?: number }
+  | { status: 'needs_confirmation'; confirmId: string; summary: string; changes?: FieldChange[] }
+  | { status: 'cancelled'; by: CancelledBy }
+  | { status: 'error'; message: string }
+
+/** The six statuses a `ToolResult` can carry. */
+export type ToolStatus = ToolResult['status']
+
+/** Refusal codes the runtime emits (apps may use their own codes too). */
+export type RefusedCode =
+  | 'unknown_tool'
+  | 'stale'
+  | 'not_allowed'
+  | 'busy'
+  | 'rate_limited'
+  | 'undo_unavailable'
+  | 'confirmation_expired'
+  | 'file_rejected'
+
+// ---------------------------------------------------------------------------------------------
+// Tools
+// ---------------------------------------------------------------------------------------------
+
+/** Who is calling. `human` is the app's own UI; the others are agents or tests. */
+export type Caller = 'inapp' | 'webmcp' | 'mcp' | 'test' | 'human'
+
+/** The callers, in a stable order. */
+export const CALLERS: readonly Caller[] = Object.freeze(['inapp', 'webmcp', 'mcp', 'test', 'human'])
+
+/** What a tool does, as far as safety is concerned. */
+export interface ToolHints {
+  /** Reads only; never needs a confirmation. */
+  readOnly?: boolean
+  /** Changes something a person cares about: needs a confirmation unless a person calls it. */
+  consequential?: boolean
+  /** Deletes or cannot be taken back: needs a confirmation and is hidden from browser/desktop agents by default. */
+  destructive?: boolean
+  /** Results carry page or user content: agents must treat them as data, not instructions. */
+  untrustedContent?: boolean
+}
+
+/** A tool's class is its strongest hint: destructive > consequential > readOnly > none. */
+export type ToolClass = 'destructive' | 'consequential' | 'readOnly' | 'none'
+
+/** What a `run` receives besides its input. */
+export interface ToolContext {
+  /** Aborted when the caller cancels, the deadline passes or access is withdrawn. */
+  signal: AbortSignal
+  callId: string
+  caller: Caller
+  /** Registers an inverse; `tm.undo(callId)` runs it once. */
+  registerUndo(restore: () => ToolResult<unknown> | Promise<ToolResult<unknown>>): void
+  /** Asks a person from inside `run` (inline, whatever the caller); resolves with the decision. */
+  confirm(req: {
+    summary: string
+    changes?: FieldChange[]
+  }): Promise<{ approved: boolean; reason?: string }>
+  /** Reports progress to listeners (activity log, bridge `progress`). */
+  progress(p: { done: number; total?: number; message?: string }): void
+}
+
+/** A tool, declared once and served to every caller. */
+export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
+  /** Local name (`[A-Za-z0-9_-]` segments joined by `.`); the full name adds the scope path. */
+  name: string
+  /** For the model: what it does and when to use it. */
+  description: string
+  /** For people, app-localized (dialog, devtools). */
+  title?: string
+  /** Input schema; a zod 4 schema works as is. Without one, only `{}` or nothing is accepted. */
+  input?: StandardSchemaV1<unknown, TInput>
+  /** Output schema, checked in development only. */
+  output?: StandardSchemaV1<unknown, TOutput>
+  /** Explicit JSON Schema for the manifest (overrides the schema's own). */
+  inputSchema?: JsonSchema
+  hints?: ToolHints
+  /** A one-liner for people, shown in confirmations. */
+  summary?: (input: TInput) => string
+  /** Input paths redacted in confirmations, events and devtools (`'cards[].cvc'`). */
+  sensitive?: string[]
+  /** Deadline for one run in ms (default `limits.callTimeoutMs`). */
+  timeoutMs?: number
+  /**
+   * What a confirmation shows for this input, beyond `summary`: the `changes` it will make, and
+   * `isStale()`, checked at approval time (true → `refused stale`, the tool does not run).
+   * Form submits use it; most tools need only `summary`.
+   */
+  confirmation?: (input: TInput) => {
+    summary?: string
+    changes?: FieldChange[]
+    isStale?: () => boolean
+  }
+  run(input: TInput, ctx: ToolContext): ToolResult<TOutput> | Promise<ToolResult<TOutput>>
+}
+
+/** Returned by `tm.register`. */
+export interface ToolHandle {
+  /** The full name (scope path + local name). */
+  readonly name: string
+  /** Unregisters the tool; idempotent. */
+  dispose(): void
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manifest
+// ---------------------------------------------------------------------------------------------
+
+/** One tool as agents see it. Hints list only the flags that are true. */
+export interface ManifestEntry {
+  name: string
+  /** `name` with `.` → `__`, cut to 64 characters with a short hash when longer. */
+  llmName: string
+  title?: string
+  description: string
+  hints: ToolHints
+  /** Compact one-line rendering of the input, when it fits the budget. */
+  signature?: string
+  /** The input JSON Schema (only with `detail: 'full'`). */
+  inputSchema?: JsonSchema
+}
+
+/** A snapshot of the tools one caller can see, sorted by name. */
+export interface Manifest {
+  rev: number
+  tools: ManifestEntry[]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Policy and limits
+// ---------------------------------------------------------------------------------------------
+
+/** Per-caller rules. `allow` replaces the caller's default classes; deny wins over allow. */
+export interface CallerPolicy {
+  allow?: ToolClass[]
+  tools?: { allow?: string[]; deny?: string[] }
+  rateLimit?: { calls: number; perMs: number }
+}
+
+/** Rules for each agent caller (`human` is fixed). */
+export type Policy = Partial<Record<Exclude<Caller, 'human'>, CallerPolicy>>
+
+/** Every limit, with its default in the comment. */
+export interface Limits {
+  /** Calls waiting per scope before `busy` (32). */
+  queuePerScope: number
+  /** Pending confirmations before the oldest is evicted (100). */
+  pendingConfirmations: number
+  /** Undo entries kept (100). */
+  undoJournal: number
+  /** Confirmation lifetime in ms (600 000). */
+  confirmationExpiryMs: number
+  /** How long an aborted run may keep its queue slot (5 000). */
+  abortGraceMs: number
+  /** Default deadline of one run in ms (120 000); time waiting on a person does not count. */
+  callTimeoutMs: number
+  /** Largest inbound bridge message in bytes (1 MiB). */
+  messageBytes: number
+  /** Deepest inbound bridge message (64). */
+  messageDepth: number
+  /** Nodes in one form fill input (10 000). */
+  fillNodes: number
+  /** Deadline of an options lookup in ms (10 000). */
+  optionsTimeoutMs: number
+  /** Items an options lookup returns at most (50). */
+  optionsItems: number
+  /** Longest `signature` in a summary manifest (240). */
+  signatureBudget: number
+}
+
+/** Confirmation modes a caller may use; `webmcp` and `mcp` are always inline. */
+export type ConfirmMode = 'deferred' | 'inline'
+
+/** Options of `createToolmark`. */
+export interface ToolmarkOptions {
+  /** Development mode: misconfigurations throw, outputs are validated. Default: `NODE_ENV !== 'production'`. */
+  dev?: boolean
+  policy?: Policy
+  /** Confirmation mode for `inapp` (default deferred) and `test` (default deferred). */
+  confirm?: { inapp?: ConfirmMode; test?: ConfirmMode }
+  limits?: Partial<Limits>
+  /** Converts a schema without Standard JSON Schema into JSON Schema. */
+  jsonSchema?: (schema: StandardSchemaV1) => JsonSchema | undefined
+}
+
+// ---------------------------------------------------------------------------------------------
+// Confirmations
+// ---------------------------------------------------------------------------------------------
+
+/** One pending confirmation. `input` and `changes` are redacted. */
+export interface ConfirmationEntry {
+  id: string
+  /** The call that asked. */
+  callId: string
+  tool: string
+  title?: string
+  caller: Caller
+  mode: ConfirmMode
+  summary: string
+  changes?: FieldChange[]
+  input: unknown
+  hints: ToolHints
+  createdAt: number
+  expiresAt: number
+}
+
+/** The shared confirmation store, `tm.confirmations`. */
+export interface ConfirmationStore {
+  /** Pending entries, oldest first; the same array until something changes. */
+  list(): readonly ConfirmationEntry[]
+  get(id: string): ConfirmationEntry | undefined
+  /** Notified after every change; returns an unsubscribe. */
+  subscribe(listener: () => void): () => void
+  /** Approves and runs the tool as `human`; resolves with the tool's result. */
+  approve(id: string, options?: { input?: unknown }): Promise<ToolResult>
+  /** Rejects; the call ends `cancelled operator`. */
+  reject(id: string, reason?: string): Promise<ToolResult>
+  approveAll(): Promise<ToolResult[]>
+  rejectAll(reason?: string): Promise<ToolResult[]>
+  /** Marks a visible presenter (dialog) as mounted; returns a detach. */
+  attachPresenter(): () => void
+  /** Whether any presenter is attached. */
+  hasPresenter(): boolean
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+// ---------------------------------------------------------------------------------------------
+
+export interface CallEvent {
+  callId: string
+  tool: string
+  caller: Caller
+  input: unknown
+}
+export interface ResultEvent {
+  callId: string
+  tool: string
+  caller: Caller
+  result: ToolResult
+  durationMs: number
+}
+export interface ProgressEvent {
+  callId: string
+  tool: string
+  caller: Caller
+  done: number
+  total?: number
+  message?: string
+}
+/** A confirmation's life: requested, then approved, rejected or expired (terminal ones carry the result). */
+export interface ConfirmEvent {
+  type: 'requested' | 'approved' | 'rejected' | 'expired'
+  entry: ConfirmationEntry
+  result?: ToolResult
+}
+export interface UndoEvent {
+  callId: string
+  tool: string
+  result: ToolResult
+}
+export interface ChangeEvent {
+  rev: number
+}
+export interface ErrorEvent {
+  code: string
+  message: string
+  tool?: string
+  callId?: string
+  cause?: unknown
+}
+
+export interface ToolmarkEventMap {
+  call: CallEvent
+  result: ResultEvent
+  progress: ProgressEvent
+  confirm: ConfirmEvent
+  undo: UndoEvent
+  change: ChangeEvent
+  error: ErrorEvent
+}
+export type ToolmarkEventType = keyof ToolmarkEventMap
+
+export interface ToolmarkEvents {
+  /** Listens to one event type; returns an unsubscribe. A throwing listener is isolated. */
+  on<K extends ToolmarkEventType>(
+    type: K,
+    listener: (event: ToolmarkEventMap[K]) => void,
+  ): () => void
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registry
+// ---------------------------------------------------------------------------------------------
+
+export interface ScopeOptions {
+  /** `false` hides the scope's tools from manifests and calls. Default true. */
+  when?: boolean
+  /** Groups without adding a name segment. */
+  transparent?: boolean
+}
+
+/** A named group of tools; scopes nest. */
+export interface Scope {
+  /** The scope's full path (`''` for the root). */
+  readonly path: string
+  scope(name: string, options?: ScopeOptions): Scope
+  setWhen(when: boolean): void
+  /** Removes the scope, its sub-scopes, their tools, pending confirmations and undo entries. */
+  dispose(): void
+}
+
+export interface CallOptions {
+  /** Who calls. Default `'inapp'`. */
+  caller?: Caller
+  /** The manifest revision the caller acted on; an old rev and a missing tool → `stale`. */
+  rev?: number
+  signal?: AbortSignal
+}
+
+export interface RegisterOptions {
+  scope?: Scope
+  /** Unregisters when aborted. */
+  signal?: AbortSignal
+}
+
+/** A bridge, WebMCP server or pairing attached with `tm.use`; returns its own teardown. */
+export type Consumer = (tm: Toolmark) => (() => void) | void
+
+/** The registry: tools, calls, confirmations, undo and events. */
+export interface Toolmark {
+  /** Random per registry; names this page to agents. */
+  readonly clientId: string
+  readonly dev: boolean
+  readonly limits: Readonly<Limits>
+  /** The current manifest revision. */
+  readonly rev: number
+  register<TInput, TOutput>(
+    def: ToolDefinition<TInput, TOutput>,
+    options?: RegisterOptions,
+  ): ToolHandle
+  scope(name: string, options?: ScopeOptions): Scope
+  manifest(options?: { caller?: Caller; detail?: 'summary' | 'full' }): Manifest
+  describe(name: string, options?: { caller?: Caller }): ManifestEntry | undefined
+  call(name: string, input?: unknown, options?: CallOptions): Promise<ToolResult>
+  readonly confirmations: ConfirmationStore
+  undo(callId: string): Promise<ToolResult>
+  /** Whether `tm.undo(callId)` would run something. */
+  canUndo(callId: string): boolean
+  /** Stop: cancels every in-flight agent call (`cancelled operator` by default). */
+  cancelAll(options?: { by?: CancelledBy }): void
+  /** Replaces the policy; bumps `rev`. */
+  setPolicy(policy: Policy): void
+  /** Manifest revisions, coalesced per microtask. Returns an unsubscribe. */
+  subscribe(listener: (rev: number) => void): () => void
+  readonly events: ToolmarkEvents
+  use(consumer: Consumer): () => void
+}

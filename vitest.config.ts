@@ -1,0 +1,148 @@
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { defineConfig, mergeConfig } from 'vitest/config'
+import { playwright } from '@vitest/browser-playwright'
+import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
+import viteConfig from './vite.config.ts'
+import { root } from './aliases.ts'
+
+/** Debian's Chromium, kept off the network; extra flags per project. */
+const chromium = (extra: string[] = []) =>
+  playwright({
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        ...extra,
+      ],
+    },
+  })
+
+const optimizeDeps = {
+  include: [
+    'react',
+    'react-dom',
+    'react-dom/client',
+    'react/jsx-runtime',
+    'react/jsx-dev-runtime',
+    'vitest-browser-react',
+    'axe-core',
+    'zod',
+    'react-hook-form',
+    '@hookform/resolvers/zod',
+    '@tanstack/react-query',
+    '@mcp-b/webmcp-polyfill',
+  ],
+}
+
+const ifExists = (file: string) => (existsSync(path.join(root, file)) ? [file] : [])
+
+export default mergeConfig(
+  viteConfig,
+  defineConfig({
+    test: {
+      globals: true,
+      projects: [
+        {
+          extends: true,
+          test: {
+            name: 'core',
+            environment: 'node',
+            include: ['packages/core/test/**/*.test.ts'],
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'react',
+            environment: 'jsdom',
+            globals: true,
+            setupFiles: ['./test/setup.ts'],
+            include: ['test/**/*.test.{ts,tsx}'],
+            exclude: ['test/browser/**', '**/node_modules/**'],
+          },
+        },
+        {
+          extends: true,
+          optimizeDeps,
+          test: {
+            name: 'browser',
+            include: [
+              'test/browser/**/*.browser.test.{ts,tsx}',
+              'packages/*/test/**/*.browser.test.{ts,tsx}',
+            ],
+            exclude: ['**/*.polyfill.browser.test.{ts,tsx}', '**/node_modules/**'],
+            testTimeout: 20_000,
+            browser: {
+              enabled: true,
+              headless: true,
+              provider: chromium(['--enable-features=WebMCP']),
+              instances: [{ browser: 'chromium' }],
+            },
+          },
+        },
+        {
+          extends: true,
+          optimizeDeps,
+          test: {
+            name: 'browser-polyfill',
+            include: ['test/browser/**/*.polyfill.browser.test.{ts,tsx}'],
+            passWithNoTests: true,
+            testTimeout: 20_000,
+            browser: {
+              enabled: true,
+              headless: true,
+              provider: chromium(),
+              instances: [{ browser: 'chromium' }],
+            },
+          },
+        },
+        {
+          extends: true,
+          optimizeDeps,
+          plugins: [storybookTest({ configDir: path.join(root, '.storybook') })],
+          test: {
+            name: 'storybook',
+            testTimeout: 20_000,
+            browser: {
+              enabled: true,
+              headless: true,
+              provider: chromium(['--enable-features=WebMCP']),
+              instances: [{ browser: 'chromium' }],
+            },
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'mcp',
+            environment: 'node',
+            include: ['packages/mcp/test/**/*.test.ts'],
+            globalSetup: ifExists('packages/mcp/test/globalSetup.ts'),
+            passWithNoTests: true,
+            testTimeout: 30_000,
+          },
+        },
+        {
+          extends: true,
+          test: {
+            name: 'e2e',
+            environment: 'node',
+            include: ['examples/**/e2e/**/*.e2e.test.ts'],
+            passWithNoTests: true,
+            testTimeout: 60_000,
+            hookTimeout: 120_000,
+            fileParallelism: false,
+          },
+        },
+      ],
+    },
+  }),
+)
