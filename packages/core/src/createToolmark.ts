@@ -441,6 +441,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     }
     if (
       def.sensitive !== undefined &&
+      typeof def.sensitive !== 'function' &&
       (!Array.isArray(def.sensitive) || !def.sensitive.every((p) => typeof p === 'string'))
     ) {
       return `Tool "${name}" has sensitive paths that are not a string array`

@@ -19,8 +19,31 @@ const splitPattern = (pattern: string): string[] =>
 const segmentMatches = (pattern: string, segment: string) =>
   pattern === segment || (pattern === '[]' && /^\d+$/.test(segment)) || pattern === '*'
 
-/** Compiles sensitive path patterns; `[]` matches any array index, a match covers the subtree. */
-export function compileSensitive(patterns: readonly string[] | undefined): SensitivePaths {
+/**
+ * Compiles sensitive path patterns; `[]` matches any array index, a match covers the subtree.
+ * A function is read at every check, for lists that grow (a form field found to be a password).
+ */
+export function compileSensitive(
+  patterns: readonly string[] | (() => readonly string[]) | undefined,
+): SensitivePaths {
+  if (typeof patterns === 'function') {
+    let last: readonly string[] | undefined
+    let current = compileSensitive(undefined)
+    const refresh = () => {
+      const next = patterns()
+      if (next !== last) {
+        last = next
+        current = compileSensitive(Array.isArray(next) ? next : undefined)
+      }
+      return current
+    }
+    return {
+      get empty() {
+        return refresh().empty
+      },
+      matches: (path) => refresh().matches(path),
+    }
+  }
   const compiled = (patterns ?? []).map(splitPattern).filter((p) => p.length > 0)
   const cache = new Map<string, boolean>()
   return {

@@ -158,8 +158,11 @@ export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
   hints?: ToolHints
   /** A one-liner for people, shown in confirmations. */
   summary?: (input: TInput) => string
-  /** Input paths redacted in confirmations, events and devtools (`'cards[].cvc'`). */
-  sensitive?: string[]
+  /**
+   * Input paths redacted in confirmations, events and devtools (`'cards[].cvc'`). A function is
+   * read at every use, for lists that grow; once a path is listed it should stay listed.
+   */
+  sensitive?: string[] | (() => readonly string[])
   /** Deadline for one run in ms (default `limits.callTimeoutMs`). */
   timeoutMs?: number
   /**

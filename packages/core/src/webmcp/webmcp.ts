@@ -144,11 +144,16 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
   // Calls still running when the consumer goes away are stopped: no agent is left to answer.
   const lifetime = new AbortController()
 
+  // A throwing filter is reported once per tool, not on every revision.
+  const filterFailures = new Set<string>()
+
   const visible = (entry: ManifestEntry): boolean => {
     if (!filter) return true
     try {
       return filter(entry) === true
     } catch (cause) {
+      if (filterFailures.has(entry.name)) return false
+      filterFailures.add(entry.name)
       reportError(tm, {
         code: 'webmcp_register_failed',
         message: `[toolmark] The webmcp filter threw for "${entry.name}"; the tool is not exposed.`,
