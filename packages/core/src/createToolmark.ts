@@ -135,6 +135,9 @@ const isAbortSignal = (v: unknown): v is AbortSignal =>
 
 const isCaller = (v: unknown): v is Caller => (CALLERS as readonly unknown[]).includes(v)
 
+// Bundlers replace `process.env.NODE_ENV`; where nothing does, the lookup throws and dev wins.
+declare const process: { env: Record<string, string | undefined> }
+
 function defaultDev(): boolean {
   let env: string | undefined
   try {
