@@ -94,7 +94,6 @@ export default mergeConfig(
           test: {
             name: 'browser-polyfill',
             include: ['test/browser/**/*.polyfill.browser.test.{ts,tsx}'],
-            passWithNoTests: true,
             testTimeout: 20_000,
             browser: {
               enabled: true,
@@ -126,7 +125,6 @@ export default mergeConfig(
             environment: 'node',
             include: ['packages/mcp/test/**/*.test.ts'],
             globalSetup: ifExists('packages/mcp/test/globalSetup.ts'),
-            passWithNoTests: true,
             testTimeout: 30_000,
           },
         },
@@ -136,7 +134,6 @@ export default mergeConfig(
             name: 'e2e',
             environment: 'node',
             include: ['examples/**/e2e/**/*.e2e.test.ts'],
-            passWithNoTests: true,
             testTimeout: 60_000,
             hookTimeout: 120_000,
             fileParallelism: false,

@@ -73,14 +73,18 @@ const isModelContext = (value: unknown): value is WebMCPModelContext =>
  * Never throws; reads globals only when called.
  */
 export function findModelContext(explicit?: unknown): WebMCPHost | undefined {
-  const candidates =
+  // Read one at a time: a polyfill's `navigator.modelContext` getter warns that it is deprecated.
+  const candidates: (() => unknown)[] =
     explicit !== undefined
-      ? [explicit]
+      ? [() => explicit]
       : [
-          readProperty(typeof document === 'undefined' ? undefined : document, 'modelContext'),
-          readProperty(typeof navigator === 'undefined' ? undefined : navigator, 'modelContext'),
+          () =>
+            readProperty(typeof document === 'undefined' ? undefined : document, 'modelContext'),
+          () =>
+            readProperty(typeof navigator === 'undefined' ? undefined : navigator, 'modelContext'),
         ]
-  for (const candidate of candidates) {
+  for (const read of candidates) {
+    const candidate = read()
     if (isModelContext(candidate)) return { context: candidate, kind: hostKind(candidate) }
   }
   return undefined

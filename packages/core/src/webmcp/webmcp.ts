@@ -35,9 +35,22 @@ const reportedUnavailable = new WeakSet<Toolmark>()
 const describeHost = (host: WebMCPHost) =>
   host.kind === 'native' ? 'Native WebMCP' : 'The WebMCP polyfill'
 
-/** The fields that, when they change, require registering the tool again. */
-const fingerprintOf = (entry: ManifestEntry): string =>
-  JSON.stringify([entry.title ?? null, entry.description, entry.hints, entry.inputSchema ?? null])
+/**
+ * The fields that, when they change, require registering the tool again; `undefined` when the
+ * schema cannot be written as JSON (the host could not take it either).
+ */
+const fingerprintOf = (entry: ManifestEntry): string | undefined => {
+  try {
+    return JSON.stringify([
+      entry.title ?? null,
+      entry.description,
+      entry.hints,
+      entry.inputSchema ?? null,
+    ])
+  } catch {
+    return undefined
+  }
+}
 
 const toolDictionary = (entry: ManifestEntry, execute: WebMCPTool['execute']): WebMCPTool => {
   const tool: WebMCPTool = {
@@ -129,8 +142,12 @@ export function webmcp(options: WebMCPOptions = {}): Consumer {
         reportError(tm, {
           code: 'webmcp_unavailable',
           message:
-            '[toolmark] WebMCP is not available: no document.modelContext. Enable it in Chrome ' +
-            '(--enable-features=WebMCP) or install a polyfill such as @mcp-b/webmcp-polyfill.',
+            options.modelContext === undefined
+              ? '[toolmark] WebMCP is not available: no document.modelContext. Enable it in ' +
+                'Chrome (--enable-features=WebMCP) or install a polyfill such as ' +
+                '@mcp-b/webmcp-polyfill.'
+              : '[toolmark] WebMCP is not available: the modelContext passed to webmcp() has no ' +
+                'registerTool method.',
         })
       }
       return () => {}
@@ -170,7 +187,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
       // not reach whatever carries that name now.
       if (registrations.get(name) !== registration || registration.controller.signal.aborted) {
         return toWebMCPResponse(
-          refuse('unknown_tool', `No tool named "${name}" is available`, { rev: tm.rev }),
+          refuse('unknown_tool', `No tool named ${JSON.stringify(name)}`, { rev: tm.rev }),
         )
       }
       const signal = readSignal(client)
@@ -230,7 +247,16 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
     }
     const wanted = new Map<string, { entry: ManifestEntry; fingerprint: string }>()
     for (const entry of tools) {
-      if (visible(entry)) wanted.set(entry.name, { entry, fingerprint: fingerprintOf(entry) })
+      if (!visible(entry)) continue
+      const fingerprint = fingerprintOf(entry)
+      if (fingerprint !== undefined) wanted.set(entry.name, { entry, fingerprint })
+      else {
+        reportError(tm, {
+          code: 'webmcp_register_failed',
+          message: `[toolmark] The input schema of "${entry.name}" is not JSON; the tool is not exposed.`,
+          tool: entry.name,
+        })
+      }
     }
     // Unregister first, so a changed tool can take its name back in the same pass.
     for (const [name, registration] of [...registrations]) {
