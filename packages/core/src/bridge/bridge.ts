@@ -5,6 +5,7 @@ import { PROTOCOL_VERSION } from '../protocol/messages'
 import type {
   CallMessage,
   DescribeMessage,
+  ProgressMessage,
   ToAgentMessage,
   ToPageMessage,
   Transport,
@@ -94,8 +95,8 @@ export function bridge(options: BridgeOptions): Consumer {
       }
     }
 
-    const base = <T extends string>(type: T) => ({
-      protocol: PROTOCOL_VERSION,
+    const base = <T extends ToAgentMessage['type']>(type: T) => ({
+      protocol: PROTOCOL_VERSION as typeof PROTOCOL_VERSION,
       type,
       clientId: tm.clientId,
     })
@@ -105,15 +106,26 @@ export function bridge(options: BridgeOptions): Consumer {
       send({ ...base('manifest'), rev, tools })
     }
 
-    const dropped = (reason: string, path = '') =>
+    const dropped = (reason: string, path = '') => {
+      // The path is built from the sender's keys: keep a hostile one short in the event.
+      const at = path.length > 80 ? `${path.slice(0, 80)}…` : path
       reportError(tm, {
         code: 'invalid_message',
-        message: `Dropped an inbound bridge message: ${reason}${path ? ` (at "${path}")` : ''}`,
+        message: `Dropped an inbound bridge message: ${reason}${at ? ` (at "${at}")` : ''}`,
       })
+    }
 
     const remember = (id: string) => {
       answered.add(id)
       if (answered.size > ANSWERED_MEMORY) answered.delete(answered.values().next().value!)
+    }
+
+    const track = (confirmId: string, own: OwnConfirmation) => {
+      confirmations.set(confirmId, own)
+      if (confirmations.size > CONFIRM_MEMORY) {
+        confirmations.delete(confirmations.keys().next().value!)
+      }
+      return own
     }
 
     const isReplay = (id: string) => flights.has(id) || answered.has(id)
@@ -126,13 +138,12 @@ export function bridge(options: BridgeOptions): Consumer {
       if (disposed) return
       send({ ...base('result'), id, result })
       if (result.status !== 'needs_confirmation') return
+      // The result proves the confirmation is ours; an outcome may already be waiting.
       const own = confirmations.get(result.confirmId)
-      if (!own) return
-      own.resultSent = true
-      if (own.pending) {
+      if (own?.pending) {
         confirmations.delete(result.confirmId)
         send({ ...base('confirmed'), confirmId: result.confirmId, result: own.pending })
-      }
+      } else track(result.confirmId, { resultSent: true })
     }
 
     const call = (message: CallMessage) => {
@@ -184,14 +195,19 @@ export function bridge(options: BridgeOptions): Consumer {
 
     const stops = [
       tm.events.on('call', (event) => {
-        if (starting && !starting.callId && event.tool === starting.tool && event.caller === caller) {
+        if (
+          starting &&
+          !starting.callId &&
+          event.tool === starting.tool &&
+          event.caller === caller
+        ) {
           starting.callId = event.callId
         }
       }),
       tm.events.on('progress', (event) => {
         const id = byCallId.get(event.callId)
         if (id === undefined || disposed) return
-        const message: ToAgentMessage = {
+        const message: ProgressMessage = {
           ...base('progress'),
           id,
           done: Math.max(0, event.done),
@@ -202,17 +218,12 @@ export function bridge(options: BridgeOptions): Consumer {
       }),
       tm.events.on('confirm', (event) => {
         const { entry } = event
-        if (entry.mode !== 'deferred') return
-        if (event.type === 'requested') {
-          if (!byCallId.has(entry.callId)) return
-          confirmations.set(entry.id, { resultSent: false })
-          if (confirmations.size > CONFIRM_MEMORY) {
-            confirmations.delete(confirmations.keys().next().value!)
-          }
-          return
-        }
-        const own = confirmations.get(entry.id)
-        if (!own || !event.result || disposed) return
+        if (entry.mode !== 'deferred' || disposed) return
+        // Before its result is sent, a confirmation is ours when one of our calls asked for it
+        // (listeners may answer it before ours even hears `requested`).
+        let own = confirmations.get(entry.id)
+        if (!own && byCallId.has(entry.callId)) own = track(entry.id, { resultSent: false })
+        if (!own || event.type === 'requested' || !event.result) return
         if (own.resultSent) {
           confirmations.delete(entry.id)
           send({ ...base('confirmed'), confirmId: entry.id, result: event.result })

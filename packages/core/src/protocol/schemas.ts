@@ -197,7 +197,11 @@ const freeze = <T>(value: T): T => {
   return value
 }
 
-const document = (name: string, title: string, body: Record<string, unknown>): JsonSchema => ({
+const schemaDocument = (
+  name: string,
+  title: string,
+  body: Record<string, unknown>,
+): JsonSchema => ({
   $schema: DRAFT,
   $id: `${BASE}${name}`,
   title,
@@ -210,14 +214,14 @@ export const messageSchemas: Readonly<Record<ProtocolMessage['type'], JsonSchema
   Object.fromEntries(
     Object.entries(BODIES).map(([type, body]) => [
       type,
-      document(type, `Toolmark protocol v1 ${type} message`, body),
+      schemaDocument(type, `Toolmark protocol v1 ${type} message`, body),
     ]),
   ) as Record<ProtocolMessage['type'], JsonSchema>,
 )
 
 const direction = (name: string, title: string, types: readonly string[]): JsonSchema => {
   const bodies = types.map((type) => BODIES[type as ProtocolMessage['type']])
-  return document(name, title, { oneOf: bodies })
+  return schemaDocument(name, title, { oneOf: bodies })
 }
 
 /** One JSON Schema per direction: any message an agent may send (`toPage`) or a page may send (`toAgent`). */

@@ -1,0 +1,385 @@
+import { randomId } from '../ids'
+import { DEFAULT_MESSAGE_LIMITS, utf8Length } from '../protocol/bounds'
+import type { MessageLimits } from '../protocol/bounds'
+import { decodeMessage } from '../protocol/decodeMessage'
+import { encodeMessage } from '../protocol/encodeMessage'
+import { PROTOCOL_VERSION } from '../protocol/messages'
+import type { ToAgentMessage, ToPageMessage, Transport } from '../protocol/messages'
+import { TOOL_NAME_MAX, TOOL_NAME_PATTERN } from '../protocol/validateMessage'
+import { deepFreeze } from '../results'
+import type { Manifest, ManifestEntry, ToolResult } from '../types'
+
+/** Options of `createPageClient`. */
+export interface PageClientOptions {
+  /** The wire to the page (or pages). The client never closes it: its owner does. */
+  transport: Transport
+  /** How long a call or describe may take before it is cancelled, in ms. Default 120 000. */
+  deadlineMs?: number
+  /** Talk to this page only. Default: every page; the first to send a manifest is the default. */
+  clientId?: string
+  /** Largest inbound message in UTF-8 bytes. Default 16 MiB. */
+  maxMessageBytes?: number
+  /** Deepest inbound message. Default 128. */
+  maxDepth?: number
+  /**
+   * What the page accepts (its `limits.messageBytes` and `limits.messageDepth`). A call that
+   * would exceed them resolves `invalid` here instead of being dropped there. Default 1 MiB, 64.
+   */
+  pageLimits?: Partial<MessageLimits>
+}
+
+/** Per-call options of `client.call` and `client.describe`. */
+export interface PageCallOptions {
+  /** Aborting sends `cancel` and resolves `cancelled signal` at once. */
+  signal?: AbortSignal
+  /** The page to call. Default: the client's default page. */
+  clientId?: string
+  /** The manifest revision acted on. Default: the latest one received from that page. */
+  rev?: number
+  /** Overrides the client's `deadlineMs` for this call. */
+  deadlineMs?: number
+}
+
+/** A deferred confirmation a call of this client created has ended. */
+export interface PageConfirmedEvent {
+  clientId: string
+  confirmId: string
+  result: ToolResult
+}
+
+/** A running call reported progress. */
+export interface PageProgressEvent {
+  clientId: string
+  /** The call's id on the wire. */
+  id: string
+  tool: string
+  done: number
+  total?: number
+  message?: string
+}
+
+/** The agent's handle on one or more pages. Nothing here throws for protocol-level failures. */
+export interface PageClient {
+  /** Resolves with the default page's first manifest. Stays pending if no page ever answers. */
+  readonly ready: Promise<Manifest>
+  /** The default page's latest manifest. */
+  readonly manifest: Manifest | undefined
+  /** The latest manifest of every page heard from, by `clientId`. */
+  readonly manifests: ReadonlyMap<string, Manifest>
+  /** The default page: `options.clientId`, or the first page that sent a manifest. */
+  readonly clientId: string | undefined
+  /** Calls a tool on a page. Resolves with a frozen `ToolResult`; never rejects. */
+  call(tool: string, input?: unknown, options?: PageCallOptions): Promise<ToolResult>
+  /** One tool's full manifest entry (`ok(entry)`), or `refused unknown_tool`. */
+  describe(tool: string, options?: PageCallOptions): Promise<ToolResult<ManifestEntry>>
+  /** Cancels one pending `call` (pass its promise) or, with no argument, every pending call. */
+  cancel(pending?: Promise<ToolResult>): void
+  onConfirmed(listener: (event: PageConfirmedEvent) => void): () => void
+  onProgress(listener: (event: PageProgressEvent) => void): () => void
+  onManifest(listener: (manifest: Manifest, clientId: string) => void): () => void
+  /** Cancels pending calls (`cancelled signal`) and stops listening. Idempotent. */
+  close(): void
+}
+
+interface Pending {
+  kind: 'call' | 'describe'
+  tool: string
+  clientId: string
+  resolve: (result: ToolResult) => void
+}
+
+/** Pages remembered at once; more would only let a hostile wire grow this client's memory. */
+const MAX_PAGES = 64
+/** Confirmations awaited at once (a page keeps at most 100 pending by default). */
+const MAX_CONFIRMATIONS = 1024
+
+const frozen = (result: ToolResult): ToolResult => deepFreeze(result)
+const CANCELLED_SIGNAL: ToolResult = deepFreeze({ status: 'cancelled', by: 'signal' })
+const CANCELLED_POLICY: ToolResult = deepFreeze({ status: 'cancelled', by: 'policy' })
+
+/** A usable timer delay: timers overflow past 2^31 − 1 ms and fire at once. */
+const deadline = (ms: number) =>
+  Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 2_147_483_647) : 120_000
+
+function emit<T>(listeners: Set<(event: T) => void>, event: T): void {
+  for (const listener of [...listeners]) {
+    try {
+      listener(event)
+    } catch {
+      // A broken listener does not break the client.
+    }
+  }
+}
+
+/**
+ * The agent's half of protocol v1, for a server or an in-page assistant. It says `hello`,
+ * tracks each page's manifest, binds every call to an unguessable id and to the page it went
+ * to, enforces a deadline (then sends `cancel`), and ignores results it did not ask for or
+ * already has. Inbound messages are checked like the page checks its own.
+ *
+ * @example
+ * const client = createPageClient({ transport })
+ * await client.ready
+ * const result = await client.call('tickets.close', { id: 'T-1' })
+ */
+export function createPageClient(options: PageClientOptions): PageClient {
+  const { transport } = options
+  const deadlineMs = options.deadlineMs ?? 120_000
+  const limits = {
+    maxBytes: options.maxMessageBytes ?? DEFAULT_MESSAGE_LIMITS.toAgent.maxBytes,
+    maxDepth: options.maxDepth ?? DEFAULT_MESSAGE_LIMITS.toAgent.maxDepth,
+  }
+  const pageLimits = { ...DEFAULT_MESSAGE_LIMITS.toPage, ...options.pageLimits }
+  const only = options.clientId
+  const manifests = new Map<string, Manifest>()
+  const pending = new Map<string, Pending>()
+  const ids = new WeakMap<Promise<ToolResult>, string>()
+  const awaitedConfirmations = new Map<string, string>()
+  const confirmedListeners = new Set<(event: PageConfirmedEvent) => void>()
+  const progressListeners = new Set<(event: PageProgressEvent) => void>()
+  const manifestListeners = new Set<(manifest: Manifest, clientId: string) => void>()
+  const waitingForPage = new Set<() => void>()
+  const cancellers = new Map<string, () => void>()
+  let defaultClientId = only
+  let closed = false
+  let resolveReady!: (manifest: Manifest) => void
+  const ready = new Promise<Manifest>((resolve) => (resolveReady = resolve))
+
+  const send = (message: ToPageMessage): boolean => {
+    const text = encodeMessage(message)
+    if (text === undefined) return false
+    try {
+      transport.send(text)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  const onManifest = (message: Extract<ToAgentMessage, { type: 'manifest' }>) => {
+    const known = manifests.get(message.clientId)
+    if (known && known.rev > message.rev) return
+    if (!known && manifests.size >= MAX_PAGES) return
+    const manifest = deepFreeze({ rev: message.rev, tools: message.tools })
+    manifests.set(message.clientId, manifest)
+    if (defaultClientId === undefined) defaultClientId = message.clientId
+    if (message.clientId === defaultClientId) resolveReady(manifest)
+    for (const wake of [...waitingForPage]) wake()
+    for (const listener of [...manifestListeners]) {
+      try {
+        listener(manifest, message.clientId)
+      } catch {
+        // Isolated.
+      }
+    }
+  }
+
+  const receive = (raw: unknown) => {
+    if (closed) return
+    const check = decodeMessage(raw, 'toAgent', limits)
+    if (!check.ok) return
+    const message = check.message
+    if (only !== undefined && message.clientId !== only) return
+    switch (message.type) {
+      case 'manifest':
+        return onManifest(message)
+      case 'result': {
+        const entry = pending.get(message.id)
+        // Unknown ids, answers from another page and second answers are all ignored.
+        if (!entry || entry.clientId !== message.clientId) return
+        pending.delete(message.id)
+        const { result } = message
+        if (result.status === 'needs_confirmation' && entry.kind === 'call') {
+          awaitedConfirmations.set(result.confirmId, message.clientId)
+          if (awaitedConfirmations.size > MAX_CONFIRMATIONS) {
+            awaitedConfirmations.delete(awaitedConfirmations.keys().next().value!)
+          }
+        }
+        entry.resolve(frozen(result))
+        return
+      }
+      case 'confirmed': {
+        if (awaitedConfirmations.get(message.confirmId) !== message.clientId) return
+        awaitedConfirmations.delete(message.confirmId)
+        emit(confirmedListeners, {
+          clientId: message.clientId,
+          confirmId: message.confirmId,
+          result: frozen(message.result),
+        })
+        return
+      }
+      case 'progress': {
+        const entry = pending.get(message.id)
+        if (!entry || entry.kind !== 'call' || entry.clientId !== message.clientId) return
+        const event: PageProgressEvent = {
+          clientId: message.clientId,
+          id: message.id,
+          tool: entry.tool,
+          done: message.done,
+        }
+        if (message.total !== undefined) event.total = message.total
+        if (message.message !== undefined) event.message = message.message
+        emit(progressListeners, Object.freeze(event))
+        return
+      }
+    }
+  }
+
+  const stopListening = transport.onMessage((raw) => {
+    try {
+      receive(raw)
+    } catch {
+      // Decoding never throws; this guards against a listener's side effects.
+    }
+  })
+
+  /** Resolves with the page to talk to once one is known, or `undefined` when `until` fires. */
+  const pageFor = (requested: string | undefined, until: Promise<void>) => {
+    const now = requested ?? defaultClientId
+    if (now !== undefined) return Promise.resolve<string | undefined>(now)
+    return new Promise<string | undefined>((resolve) => {
+      const wake = () => {
+        if (defaultClientId === undefined) return
+        waitingForPage.delete(wake)
+        resolve(defaultClientId)
+      }
+      waitingForPage.add(wake)
+      void until.then(() => {
+        waitingForPage.delete(wake)
+        resolve(undefined)
+      })
+    })
+  }
+
+  const request = (
+    kind: Pending['kind'],
+    tool: string,
+    input: unknown,
+    callOptions: PageCallOptions = {},
+  ): Promise<ToolResult> => {
+    if (closed) return Promise.resolve(CANCELLED_SIGNAL)
+    const { signal } = callOptions
+    if (signal?.aborted) return Promise.resolve(CANCELLED_SIGNAL)
+    if (typeof tool !== 'string' || tool.length > TOOL_NAME_MAX || !TOOL_NAME_PATTERN.test(tool)) {
+      return Promise.resolve(
+        frozen({
+          status: 'refused',
+          code: 'unknown_tool',
+          message: `No tool named ${JSON.stringify(String(tool))}`,
+        }),
+      )
+    }
+    const id = randomId('call_')
+    const limit = deadline(callOptions.deadlineMs ?? deadlineMs)
+    let settle!: (result: ToolResult) => void
+    const settled = new Promise<ToolResult>((resolve) => (settle = resolve))
+    let done = false
+    let sent: string | undefined
+    let endWait!: () => void
+    const waitEnded = new Promise<void>((resolve) => (endWait = resolve))
+
+    const finish = (result: ToolResult, cancel: boolean) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+      endWait()
+      if (pending.get(id)?.resolve === finishFromPage) pending.delete(id)
+      if (cancel && sent !== undefined && kind === 'call') {
+        send({ protocol: PROTOCOL_VERSION, type: 'cancel', clientId: sent, id })
+      }
+      settle(result)
+    }
+    const finishFromPage = (result: ToolResult) => finish(result, false)
+    const onAbort = () => finish(CANCELLED_SIGNAL, true)
+    const timer = setTimeout(() => finish(CANCELLED_POLICY, true), limit)
+    signal?.addEventListener('abort', onAbort, { once: true })
+
+    void pageFor(callOptions.clientId ?? only, waitEnded).then((clientId) => {
+      if (done || clientId === undefined) return
+      const rev = callOptions.rev ?? manifests.get(clientId)?.rev
+      const message: ToPageMessage =
+        kind === 'call'
+          ? {
+              protocol: PROTOCOL_VERSION,
+              type: 'call',
+              clientId,
+              id,
+              tool,
+              input: input === undefined ? {} : input,
+              ...(rev === undefined ? {} : { rev }),
+            }
+          : { protocol: PROTOCOL_VERSION, type: 'describe', clientId, id, tool }
+      const text = encodeMessage(message, { maxDepth: pageLimits.maxDepth })
+      if (text === undefined || utf8Length(text, pageLimits.maxBytes) > pageLimits.maxBytes) {
+        const problem =
+          text === undefined
+            ? 'Input is not JSON data, or is nested too deeply for the page'
+            : 'Input is too large for the page'
+        return finish(
+          frozen({ status: 'invalid', issues: [{ path: '', message: problem }] }),
+          false,
+        )
+      }
+      pending.set(id, { kind, tool, clientId, resolve: finishFromPage })
+      sent = clientId
+      try {
+        transport.send(text)
+      } catch {
+        finish(frozen({ status: 'error', message: 'Transport failed' }), false)
+      }
+    })
+    ids.set(settled, id)
+    cancellers.set(id, () => finish(CANCELLED_SIGNAL, true))
+    void settled.then(() => cancellers.delete(id))
+    return settled
+  }
+
+  send({ protocol: PROTOCOL_VERSION, type: 'hello', clientId: only ?? '*' })
+
+  const subscribe =
+    <T>(set: Set<T>) =>
+    (listener: T) => {
+      const entry = listener
+      set.add(entry)
+      return () => {
+        set.delete(entry)
+      }
+    }
+
+  return {
+    ready,
+    get manifest() {
+      return defaultClientId === undefined ? undefined : manifests.get(defaultClientId)
+    },
+    get manifests() {
+      return new Map(manifests)
+    },
+    get clientId() {
+      return defaultClientId
+    },
+    call: (tool, input, callOptions) => request('call', tool, input, callOptions),
+    describe: (tool, callOptions) =>
+      request('describe', tool, undefined, callOptions) as Promise<ToolResult<ManifestEntry>>,
+    cancel(target) {
+      if (target === undefined) {
+        for (const cancel of [...cancellers.values()]) cancel()
+        return
+      }
+      const id = ids.get(target)
+      if (id !== undefined) cancellers.get(id)?.()
+    },
+    onConfirmed: subscribe(confirmedListeners),
+    onProgress: subscribe(progressListeners),
+    onManifest: subscribe(manifestListeners),
+    close() {
+      if (closed) return
+      for (const cancel of [...cancellers.values()]) cancel()
+      closed = true
+      stopListening()
+      confirmedListeners.clear()
+      progressListeners.clear()
+      manifestListeners.clear()
+    },
+  }
+}
