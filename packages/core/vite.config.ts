@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const names = ['index', 'bridge', 'agent', 'webmcp', 'protocol', 'testing']
+const names = ['index', 'bridge', 'agent', 'webmcp', 'protocol', 'testing', 'forms']
 const entry = Object.fromEntries(
   names
     .map((name) => [name, path.join(here, 'src', name === 'index' ? 'index.ts' : `${name}/index.ts`)])

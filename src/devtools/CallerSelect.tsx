@@ -1,0 +1,32 @@
+import { useId } from 'react'
+import { CALLERS } from '@toolmark/core'
+import type { Caller } from '@toolmark/core'
+import { defaultConfirmDialogLabels } from '../confirmDialogLabels'
+
+/** How the devtools name a caller: the dialog's wording, with the protocol name beside it. */
+export function callerLabel(caller: Caller): string {
+  return `${defaultConfirmDialogLabels.callers[caller] ?? caller} (${caller})`
+}
+
+/** A labelled picker of the five callers. */
+export function CallerSelect({
+  value,
+  onChange,
+}: {
+  value: Caller
+  onChange: (caller: Caller) => void
+}) {
+  const id = useId()
+  return (
+    <label htmlFor={id}>
+      Caller
+      <select id={id} value={value} onChange={(event) => onChange(event.target.value as Caller)}>
+        {CALLERS.map((caller) => (
+          <option key={caller} value={caller}>
+            {callerLabel(caller)}
+          </option>
+        ))}
+      </select>
+    </label>
+  )
+}

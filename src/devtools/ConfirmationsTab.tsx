@@ -1,0 +1,151 @@
+import { useState } from 'react'
+import { REDACTED } from '@toolmark/core'
+import type { ConfirmationEntry, FieldChange, ToolResult } from '@toolmark/core'
+import type { UseConfirmationsResult } from '../useConfirmations'
+import { callerLabel } from './CallerSelect'
+import { JsonBlock, toJson } from './JsonBlock'
+import { ResultView } from './ResultView'
+
+interface Answer {
+  entry: ConfirmationEntry
+  action: 'Approved' | 'Denied'
+  result: ToolResult
+}
+
+const ANSWERS_KEPT = 10
+
+/** Pending confirmations with Approve and Deny, and the outcome of the last answers. */
+export function ConfirmationsTab({ confirmations }: { confirmations: UseConfirmationsResult }) {
+  const { items, approve, reject } = confirmations
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
+  const [answers, setAnswers] = useState<readonly Answer[]>([])
+
+  const answer = async (entry: ConfirmationEntry, action: Answer['action']) => {
+    if (busy.has(entry.id)) return
+    setBusy((ids) => new Set(ids).add(entry.id))
+    const result = action === 'Approved' ? await approve(entry.id) : await reject(entry.id)
+    setAnswers((list) => [{ entry, action, result }, ...list].slice(0, ANSWERS_KEPT))
+    setBusy((ids) => {
+      const next = new Set(ids)
+      next.delete(entry.id)
+      return next
+    })
+  }
+
+  return (
+    <>
+      {items.length === 0 ? (
+        <p>No pending confirmations.</p>
+      ) : (
+        <ul data-part="list" aria-label="Pending confirmations">
+          {items.map((entry) => (
+            <Pending
+              key={entry.id}
+              entry={entry}
+              busy={busy.has(entry.id)}
+              onAnswer={(action) => void answer(entry, action)}
+            />
+          ))}
+        </ul>
+      )}
+      {answers.length > 0 ? (
+        <section aria-label="Answered" aria-live="polite">
+          <h3>Answered</h3>
+          <ul data-part="list">
+            {answers.map(({ entry, action, result }) => (
+              <li key={entry.id}>
+                <ResultView
+                  result={result}
+                  heading={
+                    <>
+                      {action} <code>{entry.tool}</code>:
+                    </>
+                  }
+                />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </>
+  )
+}
+
+function Pending({
+  entry,
+  busy,
+  onAnswer,
+}: {
+  entry: ConfirmationEntry
+  busy: boolean
+  onAnswer: (action: Answer['action']) => void
+}) {
+  const title = entry.title ?? entry.tool
+  return (
+    <li data-part="item">
+      <div data-part="item-head">
+        <h3>{title}</h3>
+        <span data-part="muted">
+          {callerLabel(entry.caller)} · {entry.mode} · <code>{entry.tool}</code>
+        </span>
+        <div data-part="actions">
+          <button
+            type="button"
+            aria-label={`Deny ${title}`}
+            disabled={busy}
+            onClick={() => onAnswer('Denied')}
+          >
+            Deny
+          </button>
+          <button
+            type="button"
+            data-variant="primary"
+            aria-label={`Approve ${title}`}
+            disabled={busy}
+            onClick={() => onAnswer('Approved')}
+          >
+            Approve
+          </button>
+        </div>
+      </div>
+      <p>{entry.summary}</p>
+      {entry.changes && entry.changes.length > 0 ? <Changes changes={entry.changes} /> : null}
+      <details>
+        <summary>Input</summary>
+        <JsonBlock value={entry.input} />
+      </details>
+      <p data-part="muted">Expires at {new Date(entry.expiresAt).toLocaleTimeString()}</p>
+    </li>
+  )
+}
+
+function Changes({ changes }: { changes: FieldChange[] }) {
+  return (
+    <table aria-label="Changes">
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">Before</th>
+          <th scope="col">After</th>
+        </tr>
+      </thead>
+      <tbody>
+        {changes.map((change) => (
+          <tr key={change.path}>
+            <th scope="row">
+              <code>{change.path}</code>
+            </th>
+            <td>{show('before' in change, change.before)}</td>
+            <td>{show('after' in change, change.after)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}
+
+function show(present: boolean, value: unknown): string {
+  if (!present || value === undefined) return '—'
+  if (value === REDACTED) return '•••••• (hidden)'
+  return typeof value === 'string' ? value : toJson(value)
+}

@@ -1,0 +1,154 @@
+'use client'
+import { useId, useRef, useState, type KeyboardEvent } from 'react'
+import type { Caller } from '@toolmark/core'
+import { useResolvedToolmark } from '../ToolmarkContext'
+import { useAgentActivity } from '../useAgentActivity'
+import { useConfirmationsFor } from '../useConfirmations'
+import { ActivityTab } from './ActivityTab'
+import { CallTab, initialCallState, type CallState } from './CallTab'
+import { ConfirmationsTab } from './ConfirmationsTab'
+import { DEVTOOLS_ATTRIBUTE, devtoolsCss } from './devtoolsStyles'
+import { Tabs, type TabSpec } from './Tabs'
+import { ToolsTab } from './ToolsTab'
+import type { ToolmarkDevtoolsProps } from './ToolmarkDevtools'
+import { useManifest } from './useManifest'
+
+type TabId = 'tools' | 'call' | 'activity' | 'confirmations'
+
+/**
+ * The devtools themselves: a toggle button and a floating panel with four tabs. Only reachable
+ * through `<ToolmarkDevtools>` outside production builds.
+ */
+export function DevtoolsPanel({
+  initialIsOpen = false,
+  position = 'bottom-right',
+  colorScheme = 'system',
+  activityLimit = 50,
+  toolmark,
+}: ToolmarkDevtoolsProps) {
+  const tm = useResolvedToolmark(toolmark, '<ToolmarkDevtools>')
+  const [open, setOpen] = useState(initialIsOpen)
+  const [tab, setTab] = useState<TabId>('tools')
+  const [caller, setCaller] = useState<Caller>('inapp')
+  const [call, setCall] = useState<CallState>(initialCallState)
+  const manifest = useManifest(tm, caller)
+  // Kept while closed, so the log covers every call made since the devtools mounted.
+  const activity = useAgentActivity({ toolmark: tm, limit: activityLimit })
+  // A presenter only while a person can see the panel: agents that wait in the page must not
+  // wait on a list nobody looks at.
+  const confirmations = useConfirmationsFor({ toolmark: tm, presenter: open }, '<ToolmarkDevtools>')
+  const pending = confirmations.items.length
+
+  const idPrefix = useId()
+  const panelId = `${idPrefix}-panel`
+  const headingId = `${idPrefix}-heading`
+  const toggleRef = useRef<HTMLButtonElement | null>(null)
+  const selectedTab = useRef<HTMLButtonElement | null>(null)
+  const focusTabOnOpen = useRef(false)
+
+  const show = (next: boolean) => {
+    setOpen(next)
+    focusTabOnOpen.current = next
+    if (!next) toggleRef.current?.focus()
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (event.key !== 'Escape' || event.defaultPrevented) return
+    event.preventDefault()
+    show(false)
+  }
+
+  const tabs: TabSpec<TabId>[] = [
+    { id: 'tools', label: 'Tools' },
+    { id: 'call', label: 'Call' },
+    { id: 'activity', label: 'Activity' },
+    {
+      id: 'confirmations',
+      label: (
+        <>
+          Confirmations
+          {pending > 0 ? (
+            <>
+              {' '}
+              <span data-part="badge" data-tone="danger">
+                {pending}
+              </span>
+            </>
+          ) : null}
+        </>
+      ),
+    },
+  ]
+
+  return (
+    <aside
+      {...{ [DEVTOOLS_ATTRIBUTE]: '' }}
+      data-position={position}
+      data-color-scheme={colorScheme}
+      aria-label="Toolmark devtools"
+    >
+      <style>{devtoolsCss}</style>
+      {open ? (
+        <section id={panelId} data-part="panel" aria-labelledby={headingId} onKeyDown={onKeyDown}>
+          <div data-part="header">
+            <h2 id={headingId}>Toolmark</h2>
+            <button type="button" onClick={() => show(false)}>
+              Close
+            </button>
+          </div>
+          <Tabs
+            idPrefix={idPrefix}
+            label="Devtools sections"
+            tabs={tabs}
+            selected={tab}
+            onSelect={setTab}
+            tabRef={(node) => {
+              selectedTab.current = node
+              if (node && focusTabOnOpen.current) {
+                focusTabOnOpen.current = false
+                node.focus()
+              }
+            }}
+          >
+            {tab === 'tools' ? (
+              <ToolsTab
+                manifest={manifest}
+                caller={caller}
+                onCallerChange={setCaller}
+                onTry={(name) => {
+                  setCall((s) => ({ ...s, tool: name }))
+                  setTab('call')
+                }}
+              />
+            ) : tab === 'call' ? (
+              <CallTab
+                tm={tm}
+                manifest={manifest}
+                caller={caller}
+                onCallerChange={setCaller}
+                state={call}
+                setState={setCall}
+                onShowConfirmations={() => setTab('confirmations')}
+              />
+            ) : tab === 'activity' ? (
+              <ActivityTab activity={activity} />
+            ) : (
+              <ConfirmationsTab confirmations={confirmations} />
+            )}
+          </Tabs>
+        </section>
+      ) : null}
+      <button
+        ref={toggleRef}
+        type="button"
+        data-part="toggle"
+        aria-expanded={open}
+        aria-controls={open ? panelId : undefined}
+        onClick={() => show(!open)}
+      >
+        Toolmark devtools
+        {pending > 0 ? <span data-part="count">{pending} pending</span> : null}
+      </button>
+    </aside>
+  )
+}

@@ -1,0 +1,49 @@
+'use client'
+import type { Toolmark } from '@toolmark/core'
+import { DevtoolsPanel } from './DevtoolsPanel'
+
+// Bundlers replace `process.env.NODE_ENV` with a string literal; declared here so the entry does
+// not depend on Node's types.
+declare const process: { env: { NODE_ENV?: string } }
+
+/** Props of {@link ToolmarkDevtools}. */
+export interface ToolmarkDevtoolsProps {
+  /** Whether the panel starts open. Default `false` (only the toggle button shows). */
+  initialIsOpen?: boolean
+  /** The corner the toggle and the panel sit in. Default `'bottom-right'`. */
+  position?: 'bottom-right' | 'bottom-left' | 'top-right' | 'top-left'
+  /** `'system'` follows `prefers-color-scheme` (default); `'light'` or `'dark'` force a theme. */
+  colorScheme?: 'system' | 'light' | 'dark'
+  /** How many calls the Activity tab keeps. Default `50`. */
+  activityLimit?: number
+  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
+  toolmark?: Toolmark
+}
+
+/**
+ * A floating panel to see and try the registry's tools by hand: **Tools** lists the manifest per
+ * caller (hints as badges, the input JSON Schema on demand); **Call** runs any tool as any caller
+ * with a JSON input prefilled from the schema's defaults and shows the `ToolResult`; **Activity**
+ * is the call log (caller, status, duration, progress) with Undo; **Confirmations** lists pending
+ * confirmations with Approve and Deny (while open, the panel is a confirmation presenter).
+ *
+ * Renders nothing in production builds: with `process.env.NODE_ENV` set to `'production'` the
+ * bundler folds this component to `return null`, and the panel module, no longer referenced,
+ * is dropped from the bundle. It reads the `--toolmark-dialog-*` CSS variables, like
+ * `<ConfirmDialog>`, and adds no global CSS.
+ *
+ * @example
+ * ```tsx
+ * import { ToolmarkDevtools } from '@toolmark/react/devtools'
+ *
+ * <ToolProvider toolmark={tm}>
+ *   <App />
+ *   <ConfirmDialog />
+ *   <ToolmarkDevtools position="bottom-left" />
+ * </ToolProvider>
+ * ```
+ */
+export function ToolmarkDevtools(props: ToolmarkDevtoolsProps) {
+  if (process.env.NODE_ENV === 'production') return null
+  return <DevtoolsPanel {...props} />
+}

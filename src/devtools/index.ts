@@ -1,0 +1,3 @@
+'use client'
+export { ToolmarkDevtools } from './ToolmarkDevtools'
+export type { ToolmarkDevtoolsProps } from './ToolmarkDevtools'

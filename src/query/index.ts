@@ -1,0 +1,5 @@
+'use client'
+export { useQueryTool } from './useQueryTool'
+export type { UseQueryToolOptions } from './useQueryTool'
+export { useMutationTool } from './useMutationTool'
+export type { UseMutationToolOptions } from './useMutationTool'
