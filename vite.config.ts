@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react'
 import { aliases, entries } from './aliases.ts'
 
 const entry = Object.fromEntries(
-  Object.entries(entries('src', ['index', 'rhf', 'query', 'devtools'])).filter(([, file]) =>
+  Object.entries(entries('src', ['index', 'rhf', 'query', 'devtools', 'mcp'])).filter(([, file]) =>
     existsSync(file),
   ),
 )
@@ -24,6 +24,7 @@ export default defineConfig({
         /^react-hook-form($|\/)/,
         /^@tanstack\//,
         /^@toolmark\/core($|\/)/,
+        /^@toolmark\/mcp($|\/)/,
         /^zod($|\/)/,
         /^@hookform\//,
       ],

@@ -1,0 +1,49 @@
+import { builtinModules } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+import { aliases } from '../../aliases'
+
+const dir = path.dirname(fileURLToPath(import.meta.url))
+const nodeBuiltins = [/^node:/, ...builtinModules]
+
+/**
+ * Two builds into `dist/`:
+ * - default: the `toolmark-mcp` CLI for Node 20, `@toolmark/core` bundled from its sources
+ *   (so the CLI runs without a core build), the MCP SDK and `ws` left as dependencies;
+ * - `--mode client`: `@toolmark/mcp/client` for browsers, `@toolmark/core` left external.
+ */
+export default defineConfig(({ mode }) =>
+  mode === 'client'
+    ? {
+        resolve: { alias: aliases },
+        build: {
+          outDir: path.join(dir, 'dist'),
+          emptyOutDir: false,
+          sourcemap: true,
+          target: 'es2022',
+          lib: {
+            entry: { client: path.join(dir, 'src/client/index.ts') },
+            formats: ['es'],
+            fileName: (_format, name) => `${name}.js`,
+          },
+          rolldownOptions: { external: [/^@toolmark\/core($|\/)/] },
+        },
+      }
+    : {
+        resolve: { alias: aliases },
+        build: {
+          outDir: path.join(dir, 'dist'),
+          emptyOutDir: false,
+          sourcemap: true,
+          target: 'node20',
+          ssr: true,
+          minify: false,
+          rolldownOptions: {
+            input: { cli: path.join(dir, 'src/cli.ts') },
+            external: [/^@modelcontextprotocol\/sdk($|\/)/, /^ws$/, ...nodeBuiltins],
+            output: { format: 'es', entryFileNames: '[name].js' },
+          },
+        },
+      },
+)

@@ -1,0 +1,224 @@
+'use client'
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type ComponentPropsWithoutRef,
+  type FormEvent,
+} from 'react'
+import type { Toolmark } from '@toolmark/core'
+import {
+  DEFAULT_MCP_PORT,
+  forgetMcpSession,
+  hasMcpSession,
+  mcpPairing,
+  type McpPairingRejection,
+  type McpPairingStatus,
+  type McpWebSocketConstructor,
+  type TokenStorage,
+} from '@toolmark/mcp/client'
+import { useResolvedToolmark } from '../ToolmarkContext'
+
+/** Every visible string of {@link McpPairing}, for localization. */
+export interface McpPairingLabels {
+  title: string
+  code: string
+  hint: string
+  connect: string
+  disconnect: string
+  idle: string
+  connecting: string
+  paired: string
+  /** A wrong or used code. */
+  rejected: string
+  expired: string
+  /** The stored session was refused (the server restarted or another page paired). */
+  sessionEnded: string
+  superseded: string
+  disconnected: string
+}
+
+const DEFAULT_LABELS: McpPairingLabels = {
+  title: 'Connect a desktop agent',
+  code: 'Pairing code',
+  hint: 'Ask your MCP client (for example Claude Desktop) to run the toolmark_pairing tool, then enter the code it shows.',
+  connect: 'Connect',
+  disconnect: 'Disconnect',
+  idle: 'Not connected.',
+  connecting: 'Connecting…',
+  paired: 'Connected: the desktop agent can use the tools of this page.',
+  rejected: 'That code was not accepted. Check it, or ask for a new one.',
+  expired: 'That code has expired. Ask for a new one.',
+  sessionEnded: 'The saved connection has ended. Enter a new code.',
+  superseded: 'Another page took over the connection.',
+  disconnected: 'Connection lost. Reconnecting…',
+}
+
+/** Props of {@link McpPairing}; other props go to the root `<form>`. */
+export interface McpPairingProps extends Omit<
+  ComponentPropsWithoutRef<'form'>,
+  'children' | 'onSubmit'
+> {
+  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
+  toolmark?: Toolmark
+  /** Port of `toolmark-mcp` (default 17840, its `--port`). */
+  port?: number
+  /** Overrides any of the visible strings. */
+  labels?: Partial<McpPairingLabels>
+  /** Called on every status change; `'idle'` means no pairing is running. */
+  onStatusChange?: (status: McpPairingStatus | 'idle') => void
+  /** WebSocket constructor (default the browser's). */
+  WebSocket?: McpWebSocketConstructor
+  /** Where the session token is kept (default `localStorage`). */
+  storage?: TokenStorage
+}
+
+interface State {
+  status: McpPairingStatus | 'idle'
+  reason?: McpPairingRejection
+}
+
+function message(state: State, labels: McpPairingLabels): string {
+  if (state.status !== 'rejected') return labels[state.status]
+  if (state.reason === 'expired_code') return labels.expired
+  if (state.reason === 'bad_token') return labels.sessionEnded
+  if (state.reason === 'no_code') return labels.idle
+  return labels.rejected
+}
+
+/**
+ * A small form that pairs the page with a local `toolmark-mcp`: the person types the code the
+ * desktop agent shows and sees the connection status. A stored session resumes on mount, so a
+ * reload needs no new code. Keep a `<ConfirmDialog>` mounted too, so the agent's consequential
+ * calls can be approved.
+ *
+ * @example
+ * ```tsx
+ * <ToolProvider toolmark={tm}>
+ *   <McpPairing />
+ *   <ConfirmDialog />
+ * </ToolProvider>
+ * ```
+ */
+export function McpPairing({
+  toolmark,
+  port = DEFAULT_MCP_PORT,
+  labels: labelsInput,
+  onStatusChange,
+  WebSocket,
+  storage,
+  ...rest
+}: McpPairingProps) {
+  const tm = useResolvedToolmark(toolmark, 'McpPairing')
+  const labels = { ...DEFAULT_LABELS, ...labelsInput }
+  const [state, setState] = useState<State>({ status: 'idle' })
+  const [code, setCode] = useState('')
+  const id = useId()
+  const session = useRef<{ dispose: () => void } | undefined>(undefined)
+  const latest = useRef({ onStatusChange, WebSocket, storage })
+  useEffect(() => {
+    latest.current = { onStatusChange, WebSocket, storage }
+  })
+
+  const start = useRef((registry: Toolmark, pairPort: number, pairCode?: string) => {
+    const previous = session.current
+    const own = { dispose: () => {} }
+    session.current = own
+    previous?.dispose()
+    const { WebSocket: Socket, storage: store } = latest.current
+    own.dispose = registry.use(
+      mcpPairing({
+        code: pairCode,
+        port: pairPort,
+        WebSocket: Socket,
+        storage: store,
+        onStatus(status, detail) {
+          if (session.current !== own) return
+          setState({ status, reason: detail.reason })
+          latest.current.onStatusChange?.(status)
+        },
+      }),
+    )
+  })
+
+  const stop = useRef(() => {
+    const own = session.current
+    session.current = undefined
+    own?.dispose()
+  })
+
+  useEffect(() => {
+    if (hasMcpSession(port, latest.current.storage)) start.current(tm, port)
+    const stopSession = stop.current
+    return () => {
+      stopSession()
+      setState({ status: 'idle' })
+    }
+  }, [tm, port])
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault()
+    const typed = code.trim()
+    if (!typed) return
+    setCode('')
+    start.current(tm, port, typed)
+  }
+
+  const disconnect = () => {
+    stop.current()
+    forgetMcpSession(port, latest.current.storage)
+    setState({ status: 'idle' })
+    latest.current.onStatusChange?.('idle')
+  }
+
+  const busy = state.status === 'connecting' || state.status === 'disconnected'
+  const paired = state.status === 'paired'
+
+  return (
+    <form
+      aria-labelledby={`${id}-title`}
+      data-toolmark-mcp-pairing=""
+      data-status={state.status}
+      {...rest}
+      onSubmit={onSubmit}
+    >
+      <p id={`${id}-title`} data-part="title">
+        <strong>{labels.title}</strong>
+      </p>
+      {paired ? null : (
+        <p data-part="field">
+          <label htmlFor={`${id}-code`}>{labels.code}</label>{' '}
+          <input
+            id={`${id}-code`}
+            name="code"
+            value={code}
+            onChange={(event) => setCode(event.target.value)}
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            placeholder="XXXX-XXXX"
+            aria-describedby={`${id}-hint`}
+            disabled={busy}
+          />{' '}
+          <button type="submit" disabled={busy || code.trim() === ''}>
+            {labels.connect}
+          </button>
+        </p>
+      )}
+      {paired ? null : (
+        <p id={`${id}-hint`} data-part="hint">
+          {labels.hint}
+        </p>
+      )}
+      <p role="status" data-part="status">
+        {message(state, labels)}
+      </p>
+      {paired || busy ? (
+        <button type="button" onClick={disconnect}>
+          {labels.disconnect}
+        </button>
+      ) : null}
+    </form>
+  )
+}

@@ -1,0 +1,3 @@
+'use client'
+export { McpPairing } from './McpPairing'
+export type { McpPairingLabels, McpPairingProps } from './McpPairing'
