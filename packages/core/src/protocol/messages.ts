@@ -76,7 +76,10 @@ export interface DescribeMessage extends MessageBase {
   tool: string
 }
 
-/** Aborts the call with this `id`; its `cancelled signal` result follows. */
+/**
+ * Aborts the call with this `id`; its result follows: `cancelled signal`, unless the tool had
+ * already finished, in which case the agent gets what really happened.
+ */
 export interface CancelMessage extends MessageBase {
   type: 'cancel'
   id: string
