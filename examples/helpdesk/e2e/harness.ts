@@ -1,0 +1,148 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser } from 'playwright'
+
+/** The repository root, where `npm start` is run. */
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
+
+/** Debian's Chromium, kept off the network (see TOOLCHAIN notes in the repository). */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      ...extraArgs,
+    ],
+  })
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/** A fresh, empty directory for one run's database; removed by `removeDir`. */
+export function freshDataDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'helpdesk-e2e-'))
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+export interface RunningHelpdesk {
+  url: string
+  port: number
+  dataDir: string
+  /** Everything the process printed so far (for failure messages). */
+  output(): string
+  /** Stops the process group and waits for it to exit. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts the helpdesk exactly like a newcomer does — `npm start` at the repository root — on
+ * `port` with its database in `dataDir`, and resolves once the API answers (the database is open
+ * and seeded by then).
+ */
+export async function startHelpdesk({
+  dataDir,
+  port,
+  env = {},
+  timeoutMs = 90_000,
+}: {
+  dataDir: string
+  port?: number
+  /** More environment for the app (a model endpoint, the MCP port). */
+  env?: Record<string, string>
+  timeoutMs?: number
+}): Promise<RunningHelpdesk> {
+  const chosen = port ?? (await freePort())
+  const child = spawn('npm', ['start'], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(chosen),
+      HELPDESK_DATA_DIR: dataDir,
+      BROWSER: 'none',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let log = ''
+  child.stdout?.on('data', (chunk) => (log += chunk))
+  child.stderr?.on('data', (chunk) => (log += chunk))
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  )
+
+  const url = `http://localhost:${chosen}`
+  const running: RunningHelpdesk = {
+    url,
+    port: chosen,
+    dataDir,
+    output: () => log,
+    stop: () => stopGroup(child, exited),
+  }
+
+  const deadline = Date.now() + timeoutMs
+  let done = false
+  void exited.then(() => (done = true))
+  while (Date.now() < deadline) {
+    if (done) throw new Error(`npm start exited before the app was ready:\n${log}`)
+    try {
+      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) })
+      if (response.ok) return running
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250))
+  }
+  await running.stop()
+  throw new Error(`The app did not answer on ${url} within ${timeoutMs} ms:\n${log}`)
+}
+
+async function stopGroup(child: ChildProcess, exited: Promise<number | null>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name)
+    } catch {}
+  }
+  signal('SIGTERM')
+  const timer = setTimeout(() => signal('SIGKILL'), 10_000)
+  await exited
+  // npm leaves as soon as its child does; wait for every process of the group (Vite closing
+  // the database) so a restart on the same data directory never overlaps.
+  const deadline = Date.now() + 15_000
+  while (groupAlive(child.pid) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 100))
+  clearTimeout(timer)
+}
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,291 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { PGlite, Transaction } from '@electric-sql/pglite'
+import { z } from 'zod'
+import {
+  VIEWS,
+  ticketInput,
+  ticketPatch,
+  type ApiErrorBody,
+  type Ticket,
+  type TicketList,
+} from '../shared/ticket.ts'
+import { UpstreamError, chatRequest, complete, type AssistantConfig } from './assistant.ts'
+
+/** Largest request body the ticket routes read. */
+const MAX_BODY_BYTES = 64 * 1024
+/** Largest conversation the assistant route forwards. */
+const MAX_CHAT_BYTES = 1024 * 1024
+
+const COLUMNS = `id, title, description, requester, category, priority, status, assignee,
+  created_at as "createdAt", updated_at as "updatedAt", closed_at as "closedAt"`
+
+const listQuery = z.object({
+  q: z.string().trim().max(200).default(''),
+  view: z.enum(VIEWS).default('active'),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+})
+
+/** A failure the API answers with a status code and a JSON error body. */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: ApiErrorBody['issues'],
+  ) {
+    super(message)
+  }
+}
+
+type Db = PGlite | Transaction
+type Handler = (ctx: { db: PGlite; req: IncomingMessage; url: URL; id: number }) => Promise<Reply>
+interface Reply {
+  status: number
+  body?: unknown
+}
+
+/**
+ * The helpdesk's JSON API, mounted under `/api` by the Vite plugin. `req.url` is relative to
+ * the mount point. Routes:
+ *
+ * - `GET    /tickets?q=&view=&limit=` → `{ tickets, counts }`
+ * - `POST   /tickets` → 201 and the ticket
+ * - `GET    /tickets/:id` → the ticket
+ * - `PATCH  /tickets/:id` → the updated ticket
+ * - `POST   /tickets/:id/close` → the closed ticket (409 when it already is)
+ * - `DELETE /tickets/:id` → 204
+ * - `GET    /health` → `{ ok: true }`
+ * - `GET    /assistant` → `{ model }`: the configured model, or `null` (scripted planner only)
+ * - `POST   /assistant/chat` → `{ message, usage? }`: one chat-completions round, forwarded to
+ *   the configured endpoint with the server's key (502 when it fails, 503 when none is set)
+ *
+ * Errors answer `{ error, message, issues? }` with 400, 404, 405, 409, 413, 415, 5xx.
+ */
+export function createApi(
+  getDb: () => Promise<PGlite>,
+  options: { assistant?: AssistantConfig | null } = {},
+) {
+  const assistant = options.assistant ?? null
+  const chat: Handler = async ({ req }) => {
+    if (!assistant) {
+      throw new HttpError(503, 'not_configured', 'No model is configured (set OPENAI_API_KEY)')
+    }
+    const request = parse(chatRequest, await readJson(req, MAX_CHAT_BYTES))
+    // Stop waiting on the model when the browser goes away (Stop button, closed tab).
+    const gone = new AbortController()
+    const onGone = () => gone.abort()
+    req.socket.once('close', onGone)
+    try {
+      return { status: 200, body: await complete(assistant, request, gone.signal) }
+    } catch (error) {
+      if (error instanceof UpstreamError) throw new HttpError(502, 'upstream', error.message)
+      throw error
+    } finally {
+      req.socket.off('close', onGone)
+    }
+  }
+  const routes: { pattern: RegExp; methods: Record<string, Handler> }[] = [
+    {
+      pattern: /^\/assistant$/,
+      methods: { GET: async () => ({ status: 200, body: { model: assistant?.model ?? null } }) },
+    },
+    { pattern: /^\/assistant\/chat$/, methods: { POST: chat } },
+    { pattern: /^\/health$/, methods: { GET: async () => ({ status: 200, body: { ok: true } }) } },
+    { pattern: /^\/tickets$/, methods: { GET: listTickets, POST: createTicket } },
+    {
+      pattern: /^\/tickets\/(\d{1,9})$/,
+      methods: { GET: getTicket, PATCH: updateTicket, DELETE: deleteTicket },
+    },
+    { pattern: /^\/tickets\/(\d{1,9})\/close$/, methods: { POST: closeTicket } },
+  ]
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let reply: Reply
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost')
+      const route = routes.find((r) => r.pattern.test(url.pathname))
+      if (!route) throw new HttpError(404, 'not_found', `No route for ${url.pathname}`)
+      const method = req.method ?? 'GET'
+      const handler = route.methods[method]
+      if (!handler) {
+        res.setHeader('Allow', Object.keys(route.methods).join(', '))
+        throw new HttpError(405, 'method_not_allowed', `${method} is not allowed here`)
+      }
+      const id = Number(route.pattern.exec(url.pathname)?.[1] ?? 0)
+      reply = await handler({ db: await getDb(), req, url, id })
+    } catch (error) {
+      reply = toErrorReply(error)
+    }
+    send(res, reply)
+  }
+}
+
+async function listTickets({ db, url }: { db: PGlite; url: URL }): Promise<Reply> {
+  const query = parse(listQuery, Object.fromEntries(url.searchParams))
+  const where: string[] = []
+  const params: unknown[] = []
+  if (query.view === 'active') where.push(`status <> 'closed'`)
+  else if (query.view !== 'all') {
+    params.push(query.view)
+    where.push(`status = $${params.length}`)
+  }
+  if (query.q) {
+    params.push(`%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+    const like = `$${params.length}`
+    const byId = /^#?(\d{1,9})$/.exec(query.q)
+    if (byId) params.push(Number(byId[1]))
+    where.push(
+      `(title ilike ${like} or description ilike ${like} or requester ilike ${like}${
+        byId ? ` or id = $${params.length}` : ''
+      })`,
+    )
+  }
+  params.push(query.limit)
+  const { rows } = await db.query<Ticket>(
+    `select ${COLUMNS} from tickets
+     ${where.length ? `where ${where.join(' and ')}` : ''}
+     order by created_at desc, id desc
+     limit $${params.length}`,
+    params,
+  )
+  const counts = await db.query<{ status: string; n: number }>(
+    'select status, count(*)::int as n from tickets group by status',
+  )
+  const body: TicketList = {
+    tickets: rows,
+    counts: { open: 0, pending: 0, closed: 0, all: 0 },
+  }
+  for (const { status, n } of counts.rows) {
+    body.counts[status as keyof TicketList['counts']] = n
+    body.counts.all += n
+  }
+  return { status: 200, body }
+}
+
+async function getTicket({ db, id }: { db: PGlite; id: number }): Promise<Reply> {
+  return { status: 200, body: await findTicket(db, id) }
+}
+
+async function createTicket({ db, req }: { db: PGlite; req: IncomingMessage }): Promise<Reply> {
+  const input = parse(ticketInput, trimStrings(await readJson(req)))
+  const { rows } = await db.query<Ticket>(
+    `insert into tickets (title, description, requester, category, priority)
+     values ($1, $2, $3, $4, $5) returning ${COLUMNS}`,
+    [input.title, input.description, input.requester, input.category, input.priority],
+  )
+  return { status: 201, body: rows[0] }
+}
+
+async function updateTicket({
+  db,
+  req,
+  id,
+}: {
+  db: PGlite
+  req: IncomingMessage
+  id: number
+}): Promise<Reply> {
+  const patch = parse(ticketPatch.strict(), trimStrings(await readJson(req)))
+  const entries = Object.entries(patch).filter(([, value]) => value !== undefined)
+  if (entries.length === 0) return { status: 200, body: await findTicket(db, id) }
+  // Column names come from the schema's keys, never from the request.
+  const sets = entries.map(([key], index) => `${key} = $${index + 2}`)
+  if (patch.status) sets.push('closed_at = null')
+  const { rows } = await db.query<Ticket>(
+    `update tickets set ${sets.join(', ')}, updated_at = now() where id = $1 returning ${COLUMNS}`,
+    [id, ...entries.map(([, value]) => value)],
+  )
+  if (!rows[0]) throw notFound(id)
+  return { status: 200, body: rows[0] }
+}
+
+async function closeTicket({ db, id }: { db: PGlite; id: number }): Promise<Reply> {
+  return db.transaction(async (tx) => {
+    const current = await findTicket(tx, id)
+    if (current.status === 'closed') {
+      throw new HttpError(409, 'already_closed', `Ticket #${id} is already closed`)
+    }
+    const { rows } = await tx.query<Ticket>(
+      `update tickets set status = 'closed', closed_at = now(), updated_at = now()
+       where id = $1 returning ${COLUMNS}`,
+      [id],
+    )
+    return { status: 200, body: rows[0] }
+  })
+}
+
+async function deleteTicket({ db, id }: { db: PGlite; id: number }): Promise<Reply> {
+  const { rows } = await db.query('delete from tickets where id = $1 returning id', [id])
+  if (!rows[0]) throw notFound(id)
+  return { status: 204 }
+}
+
+async function findTicket(db: Db, id: number): Promise<Ticket> {
+  const { rows } = await db.query<Ticket>(`select ${COLUMNS} from tickets where id = $1`, [id])
+  if (!rows[0]) throw notFound(id)
+  return rows[0]
+}
+
+const notFound = (id: number) => new HttpError(404, 'not_found', `Ticket #${id} does not exist`)
+
+function parse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  throw new HttpError(
+    400,
+    'invalid',
+    'The request is not valid',
+    parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+  )
+}
+
+/** Trims every top-level string, so "  Printer  " and "Printer" are the same title. */
+function trimStrings(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [key, typeof v === 'string' ? v.trim() : v]),
+  )
+}
+
+async function readJson(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<unknown> {
+  const type = req.headers['content-type'] ?? ''
+  if (!/^application\/json\b/i.test(type)) {
+    throw new HttpError(415, 'unsupported_media_type', 'Send the body as application/json')
+  }
+  const chunks: Buffer[] = []
+  let size = 0
+  // Read to the end even past the limit, so the client gets the 413 rather than a reset.
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length
+    if (size <= maxBytes) chunks.push(chunk as Buffer)
+  }
+  if (size > maxBytes) {
+    throw new HttpError(413, 'too_large', `The body is larger than ${maxBytes} bytes`)
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'))
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON')
+  }
+}
+
+function toErrorReply(error: unknown): Reply {
+  if (error instanceof HttpError) {
+    const body: ApiErrorBody = { error: error.code, message: error.message }
+    if (error.issues) body.issues = error.issues
+    return { status: error.status, body }
+  }
+  console.error('[helpdesk api]', error)
+  return { status: 500, body: { error: 'internal', message: 'Something went wrong' } }
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  res.statusCode = reply.status
+  res.setHeader('Cache-Control', 'no-store')
+  if (reply.body === undefined) {
+    res.end()
+    return
+  }
+  res.setHeader('Content-Type', 'application/json; charset=utf-8')
+  res.end(JSON.stringify(reply.body))
+}

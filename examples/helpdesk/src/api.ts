@@ -1,0 +1,64 @@
+import type {
+  ApiErrorBody,
+  Ticket,
+  TicketInput,
+  TicketList,
+  TicketPatch,
+  View,
+} from '../shared/ticket.ts'
+
+/** A failed API call: the HTTP status, the API's error code and, for 400, the field issues. */
+export class ApiError extends Error {
+  readonly status: number
+  readonly code: string
+  readonly issues: { path: string; message: string }[]
+
+  constructor(status: number, body: Partial<ApiErrorBody>) {
+    super(body.message ?? `Request failed (${status})`)
+    this.status = status
+    this.code = body.error ?? 'http_error'
+    this.issues = body.issues ?? []
+  }
+}
+
+async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
+  const response = await fetch(`/api${path}`, {
+    method,
+    signal,
+    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  if (response.status === 204) return undefined as T
+  const payload: unknown = await response.json().catch(() => ({}))
+  if (!response.ok) throw new ApiError(response.status, payload as Partial<ApiErrorBody>)
+  return payload as T
+}
+
+/** The helpdesk's HTTP API, one function per route. */
+export const api = {
+  list(params: { q: string; view: View }, signal?: AbortSignal): Promise<TicketList> {
+    const search = new URLSearchParams({ view: params.view })
+    if (params.q) search.set('q', params.q)
+    return request('GET', `/tickets?${search}`, undefined, signal)
+  },
+  get(id: number, signal?: AbortSignal): Promise<Ticket> {
+    return request('GET', `/tickets/${id}`, undefined, signal)
+  },
+  create(input: TicketInput): Promise<Ticket> {
+    return request('POST', '/tickets', input)
+  },
+  update(id: number, patch: TicketPatch, signal?: AbortSignal): Promise<Ticket> {
+    return request('PATCH', `/tickets/${id}`, patch, signal)
+  },
+  close(id: number): Promise<Ticket> {
+    return request('POST', `/tickets/${id}/close`)
+  },
+  remove(id: number): Promise<void> {
+    return request('DELETE', `/tickets/${id}`)
+  },
+}

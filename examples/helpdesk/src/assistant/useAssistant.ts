@@ -1,0 +1,340 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { FieldChange, ToolResult } from '@toolmark/core'
+import { cancelled } from '@toolmark/core'
+import {
+  createInPageChannel,
+  createPageClient,
+  pageTools,
+  type OpenAIChatPageTool,
+  type PageClient,
+} from '@toolmark/core/agent'
+import { bridge } from '@toolmark/core/bridge'
+import { useToolmark } from '@toolmark/react'
+import { fetchModel, runModelTurn, type ChatMessage } from './model.ts'
+import { plan, type PlanStep } from './planner.ts'
+
+export type StepState = 'running' | 'waiting' | 'done' | 'failed'
+
+/** A ticket as `tickets.search` returns it. */
+export interface TicketBrief {
+  id: number
+  title: string
+  status: string
+  priority: string
+}
+
+export type Entry =
+  | { kind: 'user'; id: number; text: string }
+  | { kind: 'assistant'; id: number; text: string; tickets?: TicketBrief[]; error?: boolean }
+  | {
+      kind: 'step'
+      id: number
+      tool: string
+      intent: string
+      state: StepState
+      /** What the step came to, in words ("Filled title and priority"). */
+      detail?: string
+      /** What a pending approval would change. */
+      changes?: FieldChange[]
+      result?: ToolResult
+    }
+
+/** An entry before it has its id. */
+type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id'> : never) : never
+
+export type AssistantMode = 'scripted' | 'model'
+
+interface Connection {
+  client: PageClient
+  tools: OpenAIChatPageTool[]
+  /** Resolves with the outcome of a deferred confirmation this client asked for. */
+  outcome(confirmId: string, signal: AbortSignal): Promise<ToolResult>
+}
+
+const list = (items: string[]) =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+
+/** What a finished step came to, for the transcript. */
+export function describeResult(tool: string, result: ToolResult): string {
+  switch (result.status) {
+    case 'ok':
+      return describeOk(tool, result.data)
+    case 'invalid':
+      return `Not valid: ${result.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}`
+    case 'refused':
+      return `Refused (${result.code}): ${result.message}`
+    case 'cancelled':
+      return result.by === 'operator'
+        ? 'You denied it; nothing changed.'
+        : result.by === 'signal'
+          ? 'Stopped.'
+          : 'Stopped by the app (it took too long or is no longer available).'
+    case 'error':
+      return `Failed: ${result.message}`
+    case 'needs_confirmation':
+      return `Waiting for your approval: ${result.summary}`
+  }
+}
+
+function describeOk(tool: string, data: unknown): string {
+  const value = (data ?? {}) as Record<string, unknown>
+  if (tool.endsWith('.fill')) {
+    const changes = (value.changes as FieldChange[] | undefined) ?? []
+    const skipped = (value.skipped as { path: string; reason: string }[] | undefined) ?? []
+    const parts = [
+      changes.length ? `Filled ${list(changes.map((c) => c.path))}` : 'Nothing to fill',
+    ]
+    if (skipped.length) {
+      parts.push(
+        `skipped ${list(skipped.map((s) => s.path))} (${skipped.every((s) => s.reason === 'user_edited') ? 'you edited it' : 'changed since'})`,
+      )
+    }
+    return parts.join('; ')
+  }
+  if (tool.endsWith('.submit')) {
+    return typeof value.id === 'number'
+      ? `Saved ticket #${value.id} “${String(value.title ?? '')}”`
+      : 'Submitted'
+  }
+  switch (tool) {
+    case 'tickets.compose':
+      return 'The new-ticket form is open'
+    case 'tickets.close':
+      return `Closed ticket #${value.id}`
+    case 'tickets.delete':
+      return `Deleted ticket #${value.id}`
+    case 'tickets.prioritize':
+      return `Set ticket #${value.id} to ${value.priority} (was ${value.previous})`
+    case 'tickets.open':
+      return `Opened ticket #${value.id} “${String(value.title ?? '')}”`
+    case 'tickets.search':
+      return `Found ${value.total} ticket${value.total === 1 ? '' : 's'}`
+    default:
+      return 'Done'
+  }
+}
+
+/**
+ * The assistant panel's agent: an in-page bridge to the registry, a page client on the agent's
+ * side (`@toolmark/core/agent`), and either the scripted planner or the configured model turning
+ * requests into `page_call`s. Every call goes over protocol v1 as caller `inapp`, so consequential
+ * ones come back `needs_confirmation` and their outcome arrives once the person decides.
+ */
+export function useAssistant() {
+  const tm = useToolmark()
+  const [entries, setEntries] = useState<Entry[]>([])
+  const [busy, setBusy] = useState(false)
+  const [model, setModel] = useState<string | null>(null)
+  const [mode, setMode] = useState<AssistantMode>('scripted')
+  const connection = useRef<Connection | null>(null)
+  const running = useRef<AbortController | null>(null)
+  const history = useRef<ChatMessage[]>([])
+  const nextId = useRef(1)
+
+  useEffect(() => {
+    const channel = createInPageChannel()
+    const detach = tm.use(bridge({ transport: channel.page }))
+    const client = createPageClient({ transport: channel.agent })
+    const early = new Map<string, ToolResult>()
+    const waiting = new Map<string, (result: ToolResult) => void>()
+    const stop = client.onConfirmed(({ confirmId, result }) => {
+      const resolve = waiting.get(confirmId)
+      if (resolve) resolve(result)
+      else early.set(confirmId, result)
+    })
+    connection.current = {
+      client,
+      tools: pageTools(client, { format: 'openai' }),
+      outcome(confirmId, signal) {
+        const known = early.get(confirmId)
+        if (known) {
+          early.delete(confirmId)
+          return Promise.resolve(known)
+        }
+        return new Promise((resolve) => {
+          const done = (result: ToolResult) => {
+            waiting.delete(confirmId)
+            signal.removeEventListener('abort', onAbort)
+            resolve(result)
+          }
+          const onAbort = () => done(cancelled('signal'))
+          waiting.set(confirmId, done)
+          signal.addEventListener('abort', onAbort)
+        })
+      },
+    }
+    return () => {
+      connection.current = null
+      stop()
+      client.close()
+      detach()
+      channel.close()
+    }
+  }, [tm])
+
+  useEffect(() => {
+    const controller = new AbortController()
+    fetchModel(controller.signal).then(
+      (configured) => {
+        setModel(configured)
+        if (configured) setMode('model')
+      },
+      () => {},
+    )
+    return () => controller.abort()
+  }, [])
+
+  const add = useCallback((entry: NewEntry): number => {
+    const id = nextId.current++
+    setEntries((all) => [...all, { ...entry, id } as Entry])
+    return id
+  }, [])
+  const update = useCallback((id: number, patch: Partial<Entry>) => {
+    setEntries((all) => all.map((e) => (e.id === id ? ({ ...e, ...patch } as Entry) : e)))
+  }, [])
+
+  /** Runs one page call as a transcript step, waiting for approval when the page asks for it. */
+  const runStep = useCallback(
+    async (
+      conn: Connection,
+      step: PlanStep,
+      execute: () => Promise<ToolResult>,
+      signal: AbortSignal,
+    ): Promise<ToolResult> => {
+      const id = add({ kind: 'step', tool: step.tool, intent: step.intent, state: 'running' })
+      let result = await execute()
+      if (result.status === 'needs_confirmation') {
+        update(id, {
+          state: 'waiting',
+          detail: `Waiting for your approval: ${result.summary}`,
+          changes: result.changes,
+        })
+        result = await conn.outcome(result.confirmId, signal)
+      }
+      update(id, {
+        state: result.status === 'ok' ? 'done' : 'failed',
+        detail: describeResult(step.tool, result),
+        result,
+        changes: undefined,
+      })
+      return result
+    },
+    [add, update],
+  )
+
+  const runScripted = useCallback(
+    async (conn: Connection, text: string, signal: AbortSignal) => {
+      const planned = plan(text)
+      if (planned.kind === 'reply') {
+        add({ kind: 'assistant', text: planned.text })
+        return
+      }
+      let last: ToolResult | undefined
+      for (const step of planned.steps) {
+        last = await runStep(
+          conn,
+          step,
+          () => conn.client.call(step.tool, step.input, { signal }),
+          signal,
+        )
+        if (last.status !== 'ok') {
+          add({ kind: 'assistant', text: `I stopped there. ${describeResult(step.tool, last)}` })
+          return
+        }
+      }
+      const final = planned.steps.at(-1)!
+      if (final.tool === 'tickets.search' && last?.status === 'ok') {
+        const tickets = (last.data as { tickets: TicketBrief[] }).tickets
+        add({
+          kind: 'assistant',
+          text: tickets.length ? describeResult(final.tool, last) + ':' : 'No tickets match.',
+          tickets,
+        })
+      } else if (last) {
+        add({ kind: 'assistant', text: `${describeResult(final.tool, last)}.` })
+      }
+    },
+    [add, runStep],
+  )
+
+  const runModel = useCallback(
+    async (conn: Connection, text: string, signal: AbortSignal) => {
+      history.current = [...history.current, { role: 'user', content: text }]
+      const turn = await runModelTurn({
+        history: history.current,
+        tools: conn.tools,
+        signal,
+        runTool: async (tool, args) => {
+          let parsed: { tool?: unknown; input?: unknown } = {}
+          try {
+            parsed = JSON.parse(args)
+          } catch {}
+          const name = typeof parsed.tool === 'string' ? parsed.tool : tool.function.name
+          const step: PlanStep = {
+            tool: name,
+            input: (parsed.input ?? {}) as Record<string, unknown>,
+            intent: tool.function.name === 'page_describe' ? `Read about ${name}` : `Call ${name}`,
+          }
+          let asked: string | undefined
+          const result = await runStep(
+            conn,
+            step,
+            async () => {
+              const first = await tool.execute(args, { signal })
+              if (first.status === 'needs_confirmation') asked = first.summary
+              return first
+            },
+            signal,
+          )
+          // The model hears the final outcome, and that a person was asked.
+          return asked ? { ...result, approvalAsked: asked } : result
+        },
+      })
+      history.current = turn.history
+      add({ kind: 'assistant', text: turn.text || 'Done.' })
+    },
+    [add, runStep],
+  )
+
+  const send = useCallback(
+    async (text: string) => {
+      const conn = connection.current
+      const request = text.trim()
+      if (!conn || !request || running.current) return
+      const controller = new AbortController()
+      running.current = controller
+      setBusy(true)
+      add({ kind: 'user', text: request })
+      try {
+        await conn.client.ready
+        if (mode === 'model' && model) await runModel(conn, request, controller.signal)
+        else await runScripted(conn, request, controller.signal)
+      } catch (error) {
+        add({
+          kind: 'assistant',
+          text: controller.signal.aborted
+            ? 'Stopped.'
+            : `Something went wrong: ${error instanceof Error ? error.message : String(error)}`,
+          error: !controller.signal.aborted,
+        })
+      } finally {
+        running.current = null
+        setBusy(false)
+      }
+    },
+    [add, mode, model, runModel, runScripted],
+  )
+
+  /** Stop: aborts the request and cancels every agent call still running in the page. */
+  const stop = useCallback(() => {
+    running.current?.abort()
+    tm.cancelAll()
+  }, [tm])
+
+  const clear = useCallback(() => {
+    history.current = []
+    setEntries([])
+  }, [])
+
+  return { entries, busy, send, stop, clear, model, mode, setMode }
+}

@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState } from 'react'
+import { EXAMPLES } from '../assistant/planner.ts'
+import { useAssistant, type Entry } from '../assistant/useAssistant.ts'
+import { href } from '../route.ts'
+import { SendIcon, SparkIcon } from './Icons.tsx'
+
+const STATE_LABELS = {
+  running: 'Running',
+  waiting: 'Needs approval',
+  done: 'Done',
+  failed: 'Stopped',
+} as const
+
+/**
+ * The in-app assistant: type a request, watch the tool calls it makes on this page, approve the
+ * ones that need it in the dialog.
+ */
+export function AssistantPanel() {
+  const { entries, busy, send, stop, clear, model, mode, setMode } = useAssistant()
+  const [draft, setDraft] = useState('')
+  const log = useRef<HTMLOListElement>(null)
+
+  useEffect(() => {
+    log.current?.lastElementChild?.scrollIntoView({ block: 'end' })
+  }, [entries])
+
+  const submit = (text: string) => {
+    if (!text.trim() || busy) return
+    setDraft('')
+    void send(text)
+  }
+
+  return (
+    <aside className="assistant" aria-label="Assistant">
+      <header className="assistant__header">
+        <span className="assistant__icon" aria-hidden="true">
+          <SparkIcon />
+        </span>
+        <div>
+          <h2>Assistant</h2>
+          <p>
+            {mode === 'model' && model ? `Model: ${model}` : 'Scripted planner'} · in-page bridge
+          </p>
+        </div>
+        {model && (
+          <select
+            className="assistant__mode"
+            aria-label="Assistant mode"
+            value={mode}
+            onChange={(event) => setMode(event.target.value as 'scripted' | 'model')}
+          >
+            <option value="model">Model</option>
+            <option value="scripted">Scripted</option>
+          </select>
+        )}
+        {entries.length > 0 && !busy && (
+          <button type="button" className="assistant__clear" onClick={clear}>
+            Clear
+          </button>
+        )}
+      </header>
+
+      {entries.length === 0 ? (
+        <div className="assistant__intro">
+          <p>
+            Ask for something and watch the assistant use this page’s tools. Anything that changes a
+            ticket waits for your approval.
+          </p>
+          <ul aria-label="Suggestions">
+            {EXAMPLES.map((example) => (
+              <li key={example}>
+                <button type="button" onClick={() => submit(example)}>
+                  {example}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <ol className="assistant__log" ref={log} aria-label="Conversation" aria-live="polite">
+          {entries.map((entry) => (
+            <EntryView key={entry.id} entry={entry} />
+          ))}
+        </ol>
+      )}
+
+      <form
+        className="assistant__composer"
+        onSubmit={(event) => {
+          event.preventDefault()
+          submit(draft)
+        }}
+      >
+        <input
+          value={draft}
+          onChange={(event) => setDraft(event.target.value)}
+          placeholder="new ticket: printer jammed, high priority"
+          aria-label="Message the assistant"
+          autoComplete="off"
+        />
+        {busy ? (
+          <button type="button" className="button button--small" onClick={stop}>
+            Stop
+          </button>
+        ) : (
+          <button
+            type="submit"
+            className="assistant__send"
+            aria-label="Send"
+            disabled={!draft.trim()}
+          >
+            <SendIcon />
+          </button>
+        )}
+      </form>
+    </aside>
+  )
+}
+
+function EntryView({ entry }: { entry: Entry }) {
+  if (entry.kind === 'user') {
+    return <li className="bubble bubble--user">{entry.text}</li>
+  }
+  if (entry.kind === 'assistant') {
+    return (
+      <li className={`bubble bubble--assistant${entry.error ? ' bubble--error' : ''}`}>
+        <p>{entry.text}</p>
+        {entry.tickets && entry.tickets.length > 0 && (
+          <ul className="bubble__tickets">
+            {entry.tickets.map((ticket) => (
+              <li key={ticket.id}>
+                <a href={href({ name: 'ticket', id: ticket.id })}>
+                  <span>#{ticket.id}</span> {ticket.title}
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </li>
+    )
+  }
+  return (
+    <li className={`step step--${entry.state}`} data-tool={entry.tool}>
+      <div className="step__head">
+        <span className="step__dot" aria-hidden="true" />
+        <span className="step__intent">{entry.intent}</span>
+        <span className="step__state">{STATE_LABELS[entry.state]}</span>
+      </div>
+      <code className="step__tool">{entry.tool}</code>
+      {entry.detail && <p className="step__detail">{entry.detail}</p>}
+      {entry.result && (
+        <details className="step__result">
+          <summary>Result</summary>
+          <pre>{JSON.stringify(entry.result, null, 2)}</pre>
+        </details>
+      )}
+    </li>
+  )
+}

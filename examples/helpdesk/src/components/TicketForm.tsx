@@ -1,0 +1,216 @@
+import type { ReactElement } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { useFormTool } from '@toolmark/react/rhf'
+import {
+  CATEGORIES,
+  PRIORITIES,
+  ticketInput,
+  type Ticket,
+  type TicketInput,
+} from '../../shared/ticket.ts'
+import { ApiError } from '../api.ts'
+import { CATEGORY_LABELS, CURRENT_USER, PRIORITY_LABELS } from '../format.ts'
+import { useCreateTicket, useUpdateTicket } from '../queries.ts'
+import { useNotify } from '../toast.tsx'
+
+export const EMPTY_TICKET: TicketInput = {
+  title: '',
+  requester: CURRENT_USER.email,
+  category: 'other',
+  priority: 'normal',
+  description: '',
+}
+
+function valuesOf(ticket: Ticket): TicketInput {
+  const { title, requester, category, priority, description } = ticket
+  return { title, requester, category, priority, description }
+}
+
+export interface TicketFormProps {
+  /** The ticket to edit; absent for a new ticket. */
+  ticket?: Ticket
+  onSaved(ticket: Ticket): void
+  onCancel?(): void
+}
+
+/**
+ * Creates a ticket, or edits one. Validated by the same zod schema the server uses, and served
+ * to agents as `ticket.fill` / `ticket.submit` / `ticket.state`: a fill writes the fields the
+ * person sees (never over what they typed), a submit waits for their approval.
+ */
+export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
+  const form = useForm<TicketInput>({
+    resolver: zodResolver(ticketInput),
+    defaultValues: ticket ? valuesOf(ticket) : EMPTY_TICKET,
+    mode: 'onTouched',
+  })
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting, isDirty },
+  } = form
+  const create = useCreateTicket()
+  const update = useUpdateTicket()
+  const notify = useNotify()
+
+  const save = async (values: TicketInput) => {
+    try {
+      const saved = ticket
+        ? await update.mutateAsync({ id: ticket.id, patch: values })
+        : await create.mutateAsync(values)
+      notify(ticket ? `Ticket #${saved.id} updated` : `Ticket #${saved.id} created`)
+      onSaved(saved)
+      return { id: saved.id, title: saved.title }
+    } catch (error) {
+      if (error instanceof ApiError && error.issues.length > 0) {
+        for (const issue of error.issues) {
+          setError(issue.path as keyof TicketInput, { message: issue.message })
+        }
+      } else {
+        setError('root', { message: error instanceof Error ? error.message : 'Saving failed' })
+      }
+      throw error
+    }
+  }
+
+  useFormTool(form, {
+    name: 'ticket',
+    title: ticket ? `Save ticket #${ticket.id}` : 'Create ticket',
+    description: ticket
+      ? `The edit form of ticket #${ticket.id}, open on screen; submit saves the changes.`
+      : 'The new-ticket form, open on screen: title, requester email, category, priority, description; submit creates the ticket.',
+    schema: ticketInput,
+    onSubmit: save,
+    submitSummary: (values) =>
+      ticket
+        ? `Save changes to ticket #${ticket.id}`
+        : `Create ticket “${values.title}” (${values.priority} priority)`,
+  })
+
+  const headingId = ticket ? 'form-title-edit' : 'form-title-new'
+  return (
+    <form
+      className="ticket-form"
+      aria-labelledby={headingId}
+      noValidate
+      onSubmit={handleSubmit(async (values) => {
+        await save(values).catch(() => {})
+      })}
+    >
+      <div className="ticket-form__header">
+        <h1 id={headingId}>{ticket ? `Edit ticket #${ticket.id}` : 'New ticket'}</h1>
+        <p>
+          {ticket
+            ? 'Update the details; the requester sees the change on their ticket.'
+            : 'Log a problem for someone, or for yourself. Everything can be edited later.'}
+        </p>
+      </div>
+
+      <Field label="Title" name="title" error={errors.title?.message} required>
+        <input
+          id="field-title"
+          autoComplete="off"
+          placeholder="e.g. Printer on floor 3 jams on every job"
+          aria-invalid={errors.title ? true : undefined}
+          aria-describedby={errors.title ? 'field-title-error' : undefined}
+          {...register('title')}
+        />
+      </Field>
+
+      <div className="ticket-form__row">
+        <Field label="Requester email" name="requester" error={errors.requester?.message} required>
+          <input
+            id="field-requester"
+            type="email"
+            autoComplete="email"
+            aria-invalid={errors.requester ? true : undefined}
+            aria-describedby={errors.requester ? 'field-requester-error' : undefined}
+            {...register('requester')}
+          />
+        </Field>
+        <Field label="Category" name="category" error={errors.category?.message}>
+          <select id="field-category" {...register('category')}>
+            {CATEGORIES.map((category) => (
+              <option key={category} value={category}>
+                {CATEGORY_LABELS[category]}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+
+      <fieldset className="field">
+        <legend>Priority</legend>
+        <div className="segmented">
+          {PRIORITIES.map((priority) => (
+            <label key={priority} className={`segmented__option priority--${priority}`}>
+              <input type="radio" value={priority} {...register('priority')} />
+              <span>{PRIORITY_LABELS[priority]}</span>
+            </label>
+          ))}
+        </div>
+        {errors.priority?.message && <p className="field__error">{errors.priority.message}</p>}
+      </fieldset>
+
+      <Field label="Description" name="description" error={errors.description?.message}>
+        <textarea
+          id="field-description"
+          rows={7}
+          placeholder="What happened? What have you tried? Paste exact error messages."
+          {...register('description')}
+        />
+      </Field>
+
+      {errors.root?.message && (
+        <p className="form-error" role="alert">
+          {errors.root.message}
+        </p>
+      )}
+
+      <div className="ticket-form__footer">
+        <span className="muted">
+          {isDirty ? 'Unsaved changes' : ticket ? 'No changes yet' : 'Fields with * are required'}
+        </span>
+        {onCancel && (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
+        <button type="submit" className="button button--primary" disabled={isSubmitting}>
+          {isSubmitting ? 'Saving…' : ticket ? 'Save changes' : 'Create ticket'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+function Field({
+  label,
+  name,
+  error,
+  required,
+  children,
+}: {
+  label: string
+  name: string
+  error?: string
+  required?: boolean
+  children: ReactElement
+}) {
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={`field-${name}`}>
+        {label}
+        {required && <span aria-hidden="true"> *</span>}
+      </label>
+      {children}
+      {error && (
+        <p className="field__error" id={`field-${name}-error`} role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,34 @@
+import { useSyncExternalStore } from 'react'
+
+/** What the main pane shows. The route lives in the URL hash, so a reload keeps it. */
+export type Route = { name: 'new' } | { name: 'ticket'; id: number } | { name: 'edit'; id: number }
+
+export function parseRoute(hash: string): Route {
+  const match = /^#\/tickets\/(\d{1,9})(\/edit)?$/.exec(hash)
+  if (!match) return { name: 'new' }
+  const id = Number(match[1])
+  return match[2] ? { name: 'edit', id } : { name: 'ticket', id }
+}
+
+export function href(route: Route): string {
+  if (route.name === 'new') return '#/new'
+  return route.name === 'edit' ? `#/tickets/${route.id}/edit` : `#/tickets/${route.id}`
+}
+
+export function navigate(route: Route): void {
+  const next = href(route)
+  if (window.location.hash !== next) window.location.hash = next
+}
+
+function subscribe(onChange: () => void) {
+  window.addEventListener('hashchange', onChange)
+  return () => window.removeEventListener('hashchange', onChange)
+}
+
+const getHash = () => window.location.hash
+
+/** The current route, updated on every hash change. */
+export function useRoute(): Route {
+  const hash = useSyncExternalStore(subscribe, getHash, () => '')
+  return parseRoute(hash)
+}

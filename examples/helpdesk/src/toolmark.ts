@@ -1,0 +1,39 @@
+import { createToolmark, type Toolmark } from '@toolmark/core'
+
+/**
+ * The app's one registry, made at module scope so every agent (the assistant panel, browser
+ * agents through WebMCP, a paired desktop client) talks to the same tools across renders.
+ *
+ * The default policy already fits a helpdesk: closing a ticket (consequential) waits for a
+ * person whoever asks, and deleting (destructive) is offered to the in-app assistant only —
+ * browser and desktop agents never see `tickets.delete`.
+ */
+export const tm: Toolmark = createToolmark()
+
+/** Port of a local `toolmark-mcp` to pair with (its `--port`). */
+export const MCP_PORT = Number(import.meta.env.VITE_TOOLMARK_MCP_PORT) || 17840
+
+/**
+ * Resolves once a tool named `name` is registered in a revision newer than the current one
+ * (the form of the page just opened, not the one being replaced), or after `timeoutMs`.
+ */
+export function waitForNewTool(
+  registry: Toolmark,
+  name: string,
+  { timeoutMs = 3000, signal }: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (found: boolean) => {
+      clearTimeout(timer)
+      stop()
+      signal?.removeEventListener('abort', onAbort)
+      resolve(found)
+    }
+    const onAbort = () => done(false)
+    const stop = registry.subscribe(() => {
+      if (registry.describe(name)) done(true)
+    })
+    const timer = setTimeout(() => done(registry.describe(name) !== undefined), timeoutMs)
+    signal?.addEventListener('abort', onAbort)
+  })
+}

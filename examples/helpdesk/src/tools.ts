@@ -1,0 +1,176 @@
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { errorResult, invalid, ok, refuse, type ToolResult } from '@toolmark/core'
+import { useTool } from '@toolmark/react'
+import { useMutationTool, useQueryTool } from '@toolmark/react/query'
+import { z } from 'zod'
+import { PRIORITIES, VIEWS, type Ticket, type TicketList } from '../shared/ticket.ts'
+import { ApiError, api } from './api.ts'
+import { useCloseTicket, useDeleteTicket, ticketKeys } from './queries.ts'
+import { navigate, parseRoute } from './route.ts'
+import { tm, waitForNewTool } from './toolmark.ts'
+
+// Schemas live at module scope: a tool registers again only when its schema object changes.
+const ticketId = z.object({
+  id: z.number().int().positive().describe('The ticket number, e.g. 3 for ticket #3'),
+})
+const searchInput = z.object({
+  query: z
+    .string()
+    .max(200)
+    .describe('Words to look for in titles, descriptions and requester emails, or "#12"'),
+  view: z
+    .enum(VIEWS)
+    .optional()
+    .describe('Which tickets: active (default: open and pending), open, pending, closed or all'),
+})
+const priorityInput = ticketId.extend({
+  priority: z.enum(PRIORITIES).describe('The new priority: low, normal, high or urgent'),
+})
+
+/** What agents get for a ticket in lists: enough to choose, without the long description. */
+function brief(ticket: Ticket) {
+  const { id, title, status, priority, category, requester, assignee, createdAt } = ticket
+  return { id, title, status, priority, category, requester, assignee, createdAt }
+}
+
+/** "#3 “Zoom screen sharing shows a black window”", from whatever the cache already holds. */
+function label(client: QueryClient, id: number): string {
+  const cached =
+    client.getQueryData<Ticket>(ticketKeys.detail(id)) ??
+    client
+      .getQueriesData<TicketList>({ queryKey: ticketKeys.lists })
+      .flatMap(([, list]) => list?.tickets ?? [])
+      .find((ticket) => ticket.id === id)
+  return cached ? `#${id} “${cached.title}”` : `#${id}`
+}
+
+/** Maps an API failure to the result an agent can act on. */
+function failure(error: unknown, id?: number): ToolResult<never> {
+  if (error instanceof ApiError) {
+    if (error.status === 404) {
+      return refuse('not_found', id ? `Ticket #${id} does not exist` : error.message)
+    }
+    if (error.status === 409) return refuse(error.code, error.message)
+    if (error.status === 400) return invalid(error.issues)
+  }
+  return errorResult('The helpdesk server could not be reached')
+}
+
+/**
+ * The helpdesk's ticket tools, declared once for every caller: the buttons of the detail pane
+ * call the same `tickets.close` and `tickets.delete` (as caller `human`, so no dialog) that the
+ * assistant, browser agents and desktop agents call (and that wait for a person there).
+ */
+export function useTicketTools() {
+  const client = useQueryClient()
+  const closeTicket = useCloseTicket()
+  const deleteTicket = useDeleteTicket()
+
+  const close = useTool({
+    name: 'tickets.close',
+    title: 'Close ticket',
+    description:
+      'Close a support ticket by its number once the problem is solved or no longer relevant.',
+    input: ticketId,
+    hints: { consequential: true },
+    summary: ({ id }) => `Close ticket ${label(client, id)}`,
+    run: async ({ id }) => {
+      try {
+        const ticket = await closeTicket.mutateAsync(id)
+        return ok({ id: ticket.id, status: ticket.status, closedAt: ticket.closedAt })
+      } catch (error) {
+        return failure(error, id)
+      }
+    },
+  })
+
+  const remove = useTool({
+    name: 'tickets.delete',
+    title: 'Delete ticket',
+    description:
+      'Delete a ticket for good. Only when the user asks to delete; closing is what most requests mean.',
+    input: ticketId,
+    hints: { destructive: true },
+    summary: ({ id }) => `Delete ticket ${label(client, id)} for good`,
+    run: async ({ id }) => {
+      try {
+        await deleteTicket.mutateAsync(id)
+        const route = parseRoute(window.location.hash)
+        if (route.name !== 'new' && route.id === id) navigate({ name: 'new' })
+        return ok({ id, deleted: true })
+      } catch (error) {
+        return failure(error, id)
+      }
+    },
+  })
+
+  useTool({
+    name: 'tickets.open',
+    title: 'Open ticket',
+    description: 'Show one ticket in the main pane and return all of its details.',
+    input: ticketId,
+    hints: { untrustedContent: true },
+    run: async ({ id }, ctx) => {
+      try {
+        const ticket = await client.fetchQuery({
+          queryKey: ticketKeys.detail(id),
+          queryFn: () => api.get(id, ctx.signal),
+        })
+        navigate({ name: 'ticket', id })
+        return ok(ticket)
+      } catch (error) {
+        return failure(error, id)
+      }
+    },
+  })
+
+  useTool({
+    name: 'tickets.compose',
+    title: 'Start a new ticket',
+    description:
+      'Show the empty new-ticket form; then ticket.fill and ticket.submit create the ticket.',
+    run: async (_input, ctx) => {
+      if (parseRoute(window.location.hash).name !== 'new') {
+        navigate({ name: 'new' })
+        await waitForNewTool(tm, 'ticket.fill', { signal: ctx.signal })
+      }
+      return ok({ form: 'ticket', tools: ['ticket.fill', 'ticket.submit', 'ticket.state'] })
+    },
+  })
+
+  // Served from the same TanStack Query cache entry the list renders: an agent's search and the
+  // person's search share one request.
+  useQueryTool({
+    name: 'tickets.search',
+    title: 'Search tickets',
+    description:
+      'Find tickets by words in the title, description or requester email (or "#12"), newest first.',
+    input: searchInput,
+    queryKey: ({ query, view = 'active' }) => ticketKeys.list(query.trim(), view),
+    queryFn: ({ query, view = 'active' }, { signal }) =>
+      api.list({ q: query.trim(), view }, signal),
+    select: (list) => ({ total: list.tickets.length, tickets: list.tickets.map(brief) }),
+    staleTime: 5_000,
+  })
+
+  // A plain write (no approval needed) that runs through the mutation cache and can be undone
+  // from the activity log: the undo puts the previous priority back.
+  useMutationTool({
+    name: 'tickets.prioritize',
+    title: 'Change priority',
+    description: 'Set the priority of a ticket. Undoable.',
+    input: priorityInput,
+    hints: {},
+    summary: ({ id, priority }) => `Set ticket ${label(client, id)} to ${priority} priority`,
+    mutationKey: ['tickets', 'prioritize'],
+    mutationFn: async ({ id, priority }, { signal }) => {
+      const before = await api.get(id, signal)
+      const after = await api.update(id, { priority }, signal)
+      return { id, priority: after.priority, previous: before.priority }
+    },
+    invalidates: ({ id }) => [ticketKeys.lists, ticketKeys.detail(id)],
+    undo: ({ id }, data) => api.update(id, { priority: data.previous }),
+  })
+
+  return { close, remove }
+}

@@ -1,0 +1,45 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+import react from '@vitejs/plugin-react'
+import { aliases } from '../../aliases.ts'
+import { readAssistantConfig } from './server/assistant.ts'
+import { helpdeskApi } from './server/plugin.ts'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+
+// `npm start` serves http://localhost:5173. Environment: PORT, HELPDESK_DATA_DIR (the database
+// directory), OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL (a model for the assistant, used
+// by the server only) and VITE_TOOLMARK_MCP_PORT (the port of a local toolmark-mcp).
+export default defineConfig({
+  root: here,
+  plugins: [
+    react(),
+    helpdeskApi({
+      dataDir: process.env.HELPDESK_DATA_DIR || path.join(here, 'data'),
+      assistant: readAssistantConfig(process.env),
+    }),
+  ],
+  resolve: { alias: aliases },
+  server: {
+    port: Number(process.env.PORT) || 5173,
+    strictPort: true,
+    watch: { ignored: ['**/data/**', '**/e2e/**'] },
+  },
+  // Optimized when the server starts rather than on the first visit, so the first page load
+  // never reloads itself halfway.
+  optimizeDeps: {
+    entries: ['index.html'],
+    include: [
+      'react',
+      'react-dom',
+      'react-dom/client',
+      'react/jsx-runtime',
+      'react/jsx-dev-runtime',
+      '@tanstack/react-query',
+      'react-hook-form',
+      '@hookform/resolvers/zod',
+      'zod',
+    ],
+  },
+})
