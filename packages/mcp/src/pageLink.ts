@@ -25,25 +25,12 @@ type ProgressListener = NonNullable<Parameters<PageLink['call']>[2]['onProgress'
  */
 export function createPageLink(page: PairedPage, options: PageLinkOptions): PageLink {
   const client = createPageClient({ transport: page, deadlineMs: options.deadlineMs })
-  const inFlight = new Map<string, Set<ProgressListener>>()
   const disconnectors = new Set<(result: ToolResult) => void>()
   page.onClose(() => {
     // Settle our callers first, so they hear "disconnected" rather than the client's own
     // `cancelled signal` from `close()`.
     for (const disconnect of [...disconnectors]) disconnect(DISCONNECTED)
     client.close()
-  })
-
-  // The client reports progress by wire id, which a call does not expose: route it when one
-  // call of that tool is in flight, which is the common case; otherwise it cannot be told apart.
-  client.onProgress((event) => {
-    const listeners = inFlight.get(event.tool)
-    if (listeners?.size !== 1) return
-    const [listener] = listeners
-    const progress: Parameters<ProgressListener>[0] = { done: event.done }
-    if (event.total !== undefined) progress.total = event.total
-    if (event.message !== undefined) progress.message = event.message
-    listener(progress)
   })
 
   return {
@@ -57,23 +44,23 @@ export function createPageLink(page: PairedPage, options: PageLinkOptions): Page
     },
     async call(name, input, callOptions) {
       if (page.closed) return DISCONNECTED
-      const listener: ProgressListener = (progress) => callOptions.onProgress?.(progress)
-      let listeners = inFlight.get(name)
-      if (!listeners) inFlight.set(name, (listeners = new Set()))
-      listeners.add(listener)
       let disconnect!: (result: ToolResult) => void
       const disconnected = new Promise<ToolResult>((resolve) => (disconnect = resolve))
       disconnectors.add(disconnect)
       try {
         const running = client.call(name, input, {
           signal: callOptions.signal,
+          onProgress: (event) => {
+            const progress: Parameters<ProgressListener>[0] = { done: event.done }
+            if (event.total !== undefined) progress.total = event.total
+            if (event.message !== undefined) progress.message = event.message
+            callOptions.onProgress?.(progress)
+          },
           ...(callOptions.rev === undefined ? {} : { rev: callOptions.rev }),
         })
         return await Promise.race([disconnected, running])
       } finally {
         disconnectors.delete(disconnect)
-        listeners.delete(listener)
-        if (listeners.size === 0) inFlight.delete(name)
       }
     },
   }

@@ -38,6 +38,8 @@ export interface PageCallOptions {
   rev?: number
   /** Overrides the client's `deadlineMs` for this call. */
   deadlineMs?: number
+  /** Progress of this call only (the client-wide `onProgress` hears every call). */
+  onProgress?: (event: PageProgressEvent) => void
 }
 
 /** A deferred confirmation a call of this client created has ended. */
@@ -86,6 +88,7 @@ interface Pending {
   tool: string
   clientId: string
   resolve: (result: ToolResult) => void
+  onProgress?: (event: PageProgressEvent) => void
 }
 
 /** Pages remembered at once; more would only let a hostile wire grow this client's memory. */
@@ -101,7 +104,7 @@ const CANCELLED_POLICY: ToolResult = deepFreeze({ status: 'cancelled', by: 'poli
 const deadline = (ms: number) =>
   Number.isFinite(ms) && ms >= 0 ? Math.min(ms, 2_147_483_647) : 120_000
 
-function emit<T>(listeners: Set<(event: T) => void>, event: T): void {
+function emit<T>(listeners: Iterable<(event: T) => void>, event: T): void {
   for (const listener of [...listeners]) {
     try {
       listener(event)
@@ -219,7 +222,9 @@ export function createPageClient(options: PageClientOptions): PageClient {
         }
         if (message.total !== undefined) event.total = message.total
         if (message.message !== undefined) event.message = message.message
-        emit(progressListeners, Object.freeze(event))
+        const frozenEvent = Object.freeze(event)
+        if (entry.onProgress) emit([entry.onProgress], frozenEvent)
+        emit(progressListeners, frozenEvent)
         return
       }
     }
@@ -321,7 +326,15 @@ export function createPageClient(options: PageClientOptions): PageClient {
           false,
         )
       }
-      pending.set(id, { kind, tool, clientId, resolve: finishFromPage })
+      pending.set(id, {
+        kind,
+        tool,
+        clientId,
+        resolve: finishFromPage,
+        ...(kind === 'call' && callOptions.onProgress
+          ? { onProgress: callOptions.onProgress }
+          : {}),
+      })
       sent = clientId
       try {
         transport.send(text)

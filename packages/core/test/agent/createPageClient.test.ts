@@ -254,6 +254,37 @@ describe('createPageClient, end to end over the in-page channel', () => {
     ])
   })
 
+  it('routes progress to the call that reported it, with calls running side by side', async () => {
+    const { client } = connect({
+      register: (tm) => {
+        const scopeA = tm.scope('a')
+        const scopeB = tm.scope('b')
+        for (const scope of [scopeA, scopeB]) {
+          tm.register(
+            {
+              name: 'upload',
+              description: 'Uploads one file',
+              input: z.object({ file: z.string() }),
+              run: async ({ file }, ctx) => {
+                ctx.progress({ done: 1, total: 1, message: file })
+                return ok(file)
+              },
+            },
+            { scope },
+          )
+        }
+      },
+    })
+    const first: string[] = []
+    const second: string[] = []
+    await Promise.all([
+      client.call('a.upload', { file: 'one' }, { onProgress: (e) => first.push(e.message!) }),
+      client.call('b.upload', { file: 'two' }, { onProgress: (e) => second.push(e.message!) }),
+    ])
+    expect(first).toEqual(['one'])
+    expect(second).toEqual(['two'])
+  })
+
   it('follows manifest revisions', async () => {
     const { tm, client } = connect()
     await client.ready
