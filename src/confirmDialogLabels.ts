@@ -1,0 +1,100 @@
+import type { Caller } from '@toolmark/core'
+
+/** Every string `<ConfirmDialog>` shows or announces, for localization. */
+export interface ConfirmDialogLabels {
+  /** Who asks, per caller. */
+  callers: Record<Caller, string>
+  /** The line above the title, e.g. "Requested by Assistant". */
+  requestedBy: (who: string) => string
+  approve: string
+  deny: string
+  approveAll: string
+  denyAll: string
+  /** The queue's navigation buttons. */
+  previous: string
+  next: string
+  /** Dismisses an outcome. */
+  close: string
+  /** The approve button while the tool runs. */
+  working: string
+  /** Queue position, e.g. "2 of 3". */
+  position: (current: number, total: number) => string
+  /** Time left until the request expires, e.g. "Expires in 9:58". */
+  timeLeft: (seconds: number) => string
+  /** Shown when the request expired before an answer (or when approving found it expired). */
+  expired: string
+  /** Accessible name of the changes table. */
+  changes: string
+  field: string
+  before: string
+  after: string
+  /** Read out in place of a redacted value, which is shown masked. */
+  hidden: string
+  /** Read out in place of an absent or empty value, which is shown as a dash. */
+  noValue: string
+  /** Heading when the approved tool failed (`error`). */
+  failed: string
+  /** Heading when the approved tool reported issues (`invalid`). */
+  invalid: string
+  /** Heading when the approved call was refused. */
+  refused: string
+}
+
+/** Labels accepted by `<ConfirmDialog labels>`: any subset, callers included. */
+export type ConfirmDialogLabelsInput = Partial<Omit<ConfirmDialogLabels, 'callers'>> & {
+  callers?: Partial<Record<Caller, string>>
+}
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** Formats seconds as `m:ss`, or `h:mm:ss` from one hour up. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`
+}
+
+/** The English labels `<ConfirmDialog>` uses by default. */
+export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
+  callers: Object.freeze({
+    inapp: 'Assistant',
+    webmcp: 'Browser agent',
+    mcp: 'Desktop app',
+    test: 'Test',
+    human: 'You',
+  }),
+  requestedBy: (who: string) => `Requested by ${who}`,
+  approve: 'Approve',
+  deny: 'Deny',
+  approveAll: 'Approve all',
+  denyAll: 'Deny all',
+  previous: 'Previous',
+  next: 'Next',
+  close: 'Close',
+  working: 'Working…',
+  position: (current: number, total: number) => `${current} of ${total}`,
+  timeLeft: (seconds: number) => `Expires in ${formatDuration(seconds)}`,
+  expired: 'This request expired',
+  changes: 'Changes',
+  field: 'Field',
+  before: 'Before',
+  after: 'After',
+  hidden: 'hidden',
+  noValue: 'no value',
+  failed: 'The action failed',
+  invalid: 'The action was not accepted',
+  refused: 'The action was refused',
+})
+
+/** Merges a partial override over the defaults. */
+export function resolveLabels(labels: ConfirmDialogLabelsInput | undefined): ConfirmDialogLabels {
+  if (!labels) return defaultConfirmDialogLabels
+  const { callers, ...rest } = labels
+  const merged: Record<string, unknown> = { ...defaultConfirmDialogLabels }
+  for (const [key, value] of Object.entries(rest)) if (value !== undefined) merged[key] = value
+  const mergedCallers: Record<string, string> = { ...defaultConfirmDialogLabels.callers }
+  for (const [key, value] of Object.entries(callers ?? {})) if (value) mergedCallers[key] = value
+  merged.callers = mergedCallers
+  return merged as unknown as ConfirmDialogLabels
+}

@@ -1,0 +1,93 @@
+'use client'
+import { useEffect, useMemo, useSyncExternalStore } from 'react'
+import type { ConfirmationEntry, ToolResult, Toolmark } from '@toolmark/core'
+import { useResolvedToolmark } from './ToolmarkContext'
+
+/** Options of {@link useConfirmations}. */
+export interface UseConfirmationsOptions {
+  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
+  toolmark?: Toolmark
+  /**
+   * Whether this component shows the confirmations to a person. While at least one presenter is
+   * mounted, agents that wait in the page (browser and desktop agents) may call confirmable
+   * tools; without one they are refused rather than left waiting. Default `true`.
+   */
+  presenter?: boolean
+}
+
+/** What {@link useConfirmations} returns. */
+export interface UseConfirmationsResult {
+  /** Pending confirmations, oldest first; the same array until something changes. */
+  items: readonly ConfirmationEntry[]
+  /** Approves and runs the tool as `human`; resolves with the tool's result. */
+  approve(id: string, options?: { input?: unknown }): Promise<ToolResult>
+  /** Rejects; the call ends `cancelled operator`. */
+  reject(id: string, reason?: string): Promise<ToolResult>
+  approveAll(): Promise<ToolResult[]>
+  rejectAll(reason?: string): Promise<ToolResult[]>
+}
+
+const NONE: readonly ConfirmationEntry[] = Object.freeze([])
+const getServerSnapshot = () => NONE
+
+/**
+ * The registry's pending confirmations, for building your own approval UI (`<ConfirmDialog>` is
+ * built on it). Mounting it attaches a presenter, so inline callers may use confirmable tools.
+ *
+ * @example
+ * ```tsx
+ * function PendingBadge() {
+ *   const { items, approve, reject } = useConfirmations()
+ *   if (items.length === 0) return null
+ *   const first = items[0]
+ *   return (
+ *     <div role="status">
+ *       {first.summary}
+ *       <button onClick={() => reject(first.id)}>Deny</button>
+ *       <button onClick={() => approve(first.id)}>Approve</button>
+ *     </div>
+ *   )
+ * }
+ * ```
+ */
+export function useConfirmations(options: UseConfirmationsOptions = {}): UseConfirmationsResult {
+  return useConfirmationsFor(options, 'useConfirmations')
+}
+
+/** {@link useConfirmations} with the caller's name for the missing-provider message. */
+export function useConfirmationsFor(
+  options: UseConfirmationsOptions,
+  caller: string,
+): UseConfirmationsResult {
+  const tm = useResolvedToolmark(options.toolmark, caller)
+  const store = tm.confirmations
+  const presenter = options.presenter ?? true
+
+  // Bound here so a store written as a class works as well as the registry's closures.
+  const source = useMemo(
+    () => ({
+      subscribe: (listener: () => void) => store.subscribe(listener),
+      getSnapshot: () => store.list(),
+    }),
+    [store],
+  )
+  const items = useSyncExternalStore(source.subscribe, source.getSnapshot, getServerSnapshot)
+
+  useEffect(() => {
+    if (!presenter) return
+    return store.attachPresenter()
+  }, [store, presenter])
+
+  const actions = useMemo(
+    () => ({
+      approve: (id: string, approveOptions?: { input?: unknown }) =>
+        store.approve(id, approveOptions),
+      reject: (id: string, reason?: string) => store.reject(id, reason),
+      approveAll: () => store.approveAll(),
+      rejectAll: (reason?: string) => store.rejectAll(reason),
+    }),
+    [store],
+  )
+
+  return useMemo(() => ({ items, ...actions }), [items, actions])
+}

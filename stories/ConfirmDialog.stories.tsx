@@ -1,0 +1,354 @@
+import { StrictMode, useState } from 'react'
+import type { Meta, StoryObj } from '@storybook/react-vite'
+import { expect, userEvent, waitFor, within } from 'storybook/test'
+import { z } from 'zod'
+import { createToolmark, errorResult, invalid, ok } from '@toolmark/core'
+import type { ConfirmEvent, Toolmark } from '@toolmark/core'
+import { ConfirmDialog, ToolProvider, useTool, type ConfirmDialogProps } from '@toolmark/react'
+
+interface Ticket {
+  id: number
+  title: string
+  priority: 'low' | 'normal' | 'high'
+  assignee: string
+  status: 'open' | 'closed'
+}
+
+const initialTickets: Ticket[] = [
+  {
+    id: 41,
+    title: 'Printer on floor 2 is jammed',
+    priority: 'normal',
+    assignee: 'Ana',
+    status: 'open',
+  },
+  { id: 42, title: 'VPN drops every hour', priority: 'high', assignee: 'Ben', status: 'open' },
+  { id: 43, title: 'New laptop for Chloé', priority: 'low', assignee: 'Ana', status: 'open' },
+]
+
+/** A small help desk: a ticket list, and the tools an agent uses on it. */
+function HelpDesk({ failure }: { failure?: string }) {
+  const [tickets, setTickets] = useState(initialTickets)
+  const [passwordChanged, setPasswordChanged] = useState(false)
+  const find = (id: number) => tickets.find((t) => t.id === id)
+
+  useTool({
+    name: 'tickets.close',
+    title: 'Close ticket',
+    description: 'Closes an open ticket by id and notifies the requester.',
+    hints: { consequential: true },
+    input: z.object({ id: z.number().int() }),
+    summary: ({ id }) =>
+      `Close #${id} “${find(id)?.title ?? 'unknown ticket'}” and notify the requester`,
+    run: ({ id }) => {
+      if (failure) return errorResult(failure)
+      if (!find(id)) return invalid([{ path: 'id', message: `There is no ticket #${id}` }])
+      setTickets((list) => list.map((t) => (t.id === id ? { ...t, status: 'closed' } : t)))
+      return ok({ id, status: 'closed' })
+    },
+  })
+
+  useTool({
+    name: 'tickets.update',
+    title: 'Update ticket',
+    description: 'Changes the priority and/or assignee of a ticket.',
+    hints: { consequential: true },
+    input: z.object({
+      id: z.number().int(),
+      priority: z.enum(['low', 'normal', 'high']).optional(),
+      assignee: z.string().optional(),
+    }),
+    summary: ({ id }) => `Update ticket #${id}`,
+    confirmation: ({ id, priority, assignee }) => {
+      const ticket = find(id)
+      const changes = []
+      if (priority !== undefined)
+        changes.push({ path: 'priority', before: ticket?.priority, after: priority })
+      if (assignee !== undefined)
+        changes.push({ path: 'assignee', before: ticket?.assignee, after: assignee })
+      return { changes }
+    },
+    run: ({ id, priority, assignee }) => {
+      setTickets((list) =>
+        list.map((t) =>
+          t.id === id
+            ? { ...t, priority: priority ?? t.priority, assignee: assignee ?? t.assignee }
+            : t,
+        ),
+      )
+      return ok({ id })
+    },
+  })
+
+  useTool({
+    name: 'account.setPassword',
+    title: 'Change the support account password',
+    description: 'Sets a new password for the shared support account.',
+    hints: { consequential: true },
+    input: z.object({ password: z.string().min(8) }),
+    sensitive: ['password'],
+    summary: () => 'Change the password of support@example.com',
+    confirmation: ({ password }) => ({
+      changes: [{ path: 'password', before: 'old-password', after: password }],
+    }),
+    run: () => {
+      setPasswordChanged(true)
+      return ok({ changed: true })
+    },
+  })
+
+  return (
+    <main style={{ fontFamily: 'system-ui', minInlineSize: 420 }}>
+      <h1 style={{ fontSize: 18 }}>Help desk</h1>
+      <ul aria-label="Tickets">
+        {tickets.map((t) => (
+          <li key={t.id}>
+            #{t.id} {t.title} · {t.priority} · {t.assignee} · {t.status}
+          </li>
+        ))}
+      </ul>
+      <p>{passwordChanged ? 'Password changed' : 'Password unchanged'}</p>
+    </main>
+  )
+}
+
+/** Resolves with the next terminal `confirm` event (the outcome a deferred caller gets later). */
+function nextOutcome(tm: Toolmark) {
+  return new Promise<ConfirmEvent>((resolve) => {
+    const off = tm.events.on('confirm', (event) => {
+      if (event.type === 'requested') return
+      off()
+      resolve(event)
+    })
+  })
+}
+
+/** The dialog's props, plus what a story changes about the app around it. */
+type StoryArgs = ConfirmDialogProps & {
+  /** Makes `tickets.close` fail with this message. */
+  failure?: string
+  /** A short confirmation expiry for the registry. */
+  expiryMs?: number
+}
+
+const meta = {
+  title: 'ConfirmDialog',
+  component: ConfirmDialog,
+  parameters: { layout: 'padded' },
+  loaders: [
+    (context) => ({
+      tm: createToolmark({
+        limits: context.args.expiryMs ? { confirmationExpiryMs: context.args.expiryMs } : {},
+      }),
+    }),
+  ],
+  render: ({ failure, expiryMs: _expiryMs, ...props }, { loaded }) => (
+    <StrictMode>
+      <ToolProvider toolmark={loaded.tm as Toolmark}>
+        <HelpDesk failure={failure} />
+        <ConfirmDialog {...props} />
+      </ToolProvider>
+    </StrictMode>
+  ),
+} satisfies Meta<StoryArgs>
+
+export default meta
+type Story = StoryObj<typeof meta>
+
+/** The assistant asks to close one ticket; the person approves and sees it closed. */
+export const Single: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+    const outcome = nextOutcome(tm)
+
+    const asked = await tm.call('tickets.close', { id: 42 }, { caller: 'inapp' })
+    await expect(asked.status).toBe('needs_confirmation')
+
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Close ticket' })
+    await expect(dialog).toHaveTextContent('Requested by Assistant')
+    await expect(dialog).toHaveAccessibleDescription(
+      'Close #42 “VPN drops every hour” and notify the requester',
+    )
+    await expect(dialog).toHaveTextContent('Expires in 10:00')
+    await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
+
+    await expect((await outcome).result).toEqual({
+      status: 'ok',
+      data: { id: 42, status: 'closed' },
+    })
+    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
+    await expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
+      '#42 VPN drops every hour · high · Ben · closed',
+    )
+  },
+}
+
+/** A change table: each field with its value before and after. */
+export const WithChanges: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.update')).toBeDefined())
+
+    await tm.call(
+      'tickets.update',
+      { id: 41, priority: 'high', assignee: 'Dev' },
+      { caller: 'inapp' },
+    )
+
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Update ticket' })
+    const rows = within(within(dialog).getByRole('table', { name: 'Changes' })).getAllByRole('row')
+    await expect(rows.map((row) => row.textContent)).toEqual([
+      'FieldBeforeAfter',
+      'prioritynormalhigh',
+      'assigneeAnaDev',
+    ])
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
+    await waitFor(() =>
+      expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
+        '#41 Printer on floor 2 is jammed · high · Dev · open',
+      ),
+    )
+  },
+}
+
+/** Secrets are masked in the change table: the person sees that a password changes, not which. */
+export const Redacted: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('account.setPassword')).toBeDefined())
+
+    await tm.call('account.setPassword', { password: 'correct horse battery' }, { caller: 'inapp' })
+
+    const dialog = await canvas.findByRole('alertdialog')
+    const table = within(dialog).getByRole('table', { name: 'Changes' })
+    await expect(table).not.toHaveTextContent('correct horse battery')
+    await expect(table).not.toHaveTextContent('old-password')
+    await expect(within(table).getAllByText('••••••')).toHaveLength(2)
+    await expect(within(table).getAllByText('hidden')).toHaveLength(2)
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
+    await waitFor(() => expect(canvas.getByText('Password changed')).toBeVisible())
+  },
+}
+
+/** Three requests wait; the person pages through them, then denies them all. */
+export const Queue: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+
+    for (const id of [41, 42, 43]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+
+    const dialog = await canvas.findByRole('alertdialog')
+    await expect(dialog).toHaveTextContent('1 of 3')
+    await expect(dialog).toHaveAccessibleDescription(/#41/)
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Next' }))
+    await expect(dialog).toHaveTextContent('2 of 3')
+    await expect(dialog).toHaveAccessibleDescription(/#42/)
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deny all' }))
+
+    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
+    await expect(canvas.getByRole('list', { name: 'Tickets' })).not.toHaveTextContent('closed')
+    await expect(tm.confirmations.list()).toEqual([])
+  },
+}
+
+/** A browser agent (WebMCP) waits in the page for the answer and receives the final result. */
+export const InlineFromBrowserAgent: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() =>
+      expect(tm.manifest({ caller: 'webmcp' }).tools.map((t) => t.name)).toContain('tickets.close'),
+    )
+
+    const call = tm.call('tickets.close', { id: 43 }, { caller: 'webmcp' })
+
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Close ticket' })
+    await expect(dialog).toHaveTextContent('Requested by Browser agent')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
+
+    await expect(await call).toEqual({ status: 'ok', data: { id: 43, status: 'closed' } })
+    await expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
+      '#43 New laptop for Chloé · low · Ana · closed',
+    )
+  },
+}
+
+/** Nobody answers in time: the countdown runs out and the dialog says so. */
+export const Expired: Story = {
+  args: { expiryMs: 2_000 },
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+
+    const call = tm.call('tickets.close', { id: 41 }, { caller: 'webmcp' })
+
+    const dialog = await canvas.findByRole('alertdialog')
+    await expect(dialog).toHaveTextContent('Expires in 0:02')
+    await waitFor(
+      () => expect(within(dialog).getByRole('alert')).toHaveTextContent('This request expired'),
+      {
+        timeout: 4_000,
+      },
+    )
+    await expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull()
+    await expect(await call).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
+    await expect(canvas.getByRole('list', { name: 'Tickets' })).not.toHaveTextContent('closed')
+  },
+}
+
+/** The approved tool fails: the person sees why instead of the dialog closing silently. */
+export const ErrorOutcome: Story = {
+  args: { failure: 'The ticket service did not answer' },
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+
+    await tm.call('tickets.close', { id: 42 }, { caller: 'inapp' })
+    const dialog = await canvas.findByRole('alertdialog')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
+
+    const alert = await within(dialog).findByRole('alert')
+    await expect(alert).toHaveTextContent('The action failed')
+    await expect(alert).toHaveTextContent('The ticket service did not answer')
+    await expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus()
+    await expect(canvas.getByRole('list', { name: 'Tickets' })).not.toHaveTextContent('closed')
+  },
+}
+
+/** Everything works from the keyboard: focus starts on Deny, Tab reaches Approve, Enter runs it. */
+export const KeyboardOnly: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+
+    await tm.call('tickets.close', { id: 41 }, { caller: 'inapp' })
+    const dialog = await canvas.findByRole('alertdialog')
+    await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+
+    await userEvent.tab()
+    await expect(within(dialog).getByRole('button', { name: 'Approve' })).toHaveFocus()
+    await userEvent.keyboard('{Enter}')
+
+    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
+    await expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
+      '#41 Printer on floor 2 is jammed · normal · Ana · closed',
+    )
+  },
+}

@@ -1,0 +1,334 @@
+import { StrictMode } from 'react'
+import { render } from 'vitest-browser-react'
+import { cdp, page, userEvent } from 'vitest/browser'
+import axe from 'axe-core'
+import { z } from 'zod'
+import { createToolmark, errorResult, ok } from '@toolmark/core'
+import type { ToolResult, Toolmark, ToolmarkOptions } from '@toolmark/core'
+import { ConfirmDialog, ToolProvider, type ConfirmDialogProps } from '@toolmark/react'
+
+/** A registry with a consequential tool; `runs` records every ticket it closed. */
+function setup(
+  options: ToolmarkOptions = {},
+  run: (id: number) => ToolResult | Promise<ToolResult> = (id) => ok({ closed: id }),
+) {
+  const tm = createToolmark(options)
+  const runs: number[] = []
+  tm.register({
+    name: 'tickets.close',
+    title: 'Close ticket',
+    description: 'Closes a ticket',
+    hints: { consequential: true },
+    input: z.object({ id: z.number() }),
+    summary: ({ id }) => `Close ticket #${id} and notify the requester`,
+    run: ({ id }) => {
+      runs.push(id)
+      return run(id)
+    },
+  })
+  return { tm, runs }
+}
+
+function App({ tm, ...props }: { tm: Toolmark } & ConfirmDialogProps) {
+  return (
+    <StrictMode>
+      <ToolProvider toolmark={tm}>
+        <main>
+          <h1>Tickets</h1>
+          <button type="button">Start</button>
+        </main>
+        <ConfirmDialog {...props} />
+      </ToolProvider>
+    </StrictMode>
+  )
+}
+
+const dialog = () => page.getByRole('alertdialog')
+const button = (name: string) => page.getByRole('button', { name, exact: true })
+
+async function violations(element: Element) {
+  const results = await axe.run(element)
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)
+}
+
+describe('ConfirmDialog in Chromium', () => {
+  it('opens as a modal with focus on Deny and gives focus back when it closes', async () => {
+    const { tm } = setup()
+    await render(<App tm={tm} />)
+    await userEvent.click(button('Start'))
+    await expect.element(button('Start')).toHaveFocus()
+
+    void tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+
+    await expect.element(dialog()).toBeVisible()
+    const element = dialog().element() as HTMLDialogElement
+    expect(element.open).toBe(true)
+    expect(element.matches(':modal')).toBe(true)
+    await expect.element(button('Deny')).toHaveFocus()
+
+    await userEvent.click(button('Deny'))
+
+    await expect.element(dialog()).not.toBeInTheDocument()
+    await expect.element(button('Start')).toHaveFocus()
+  })
+
+  it('denies with Escape and never runs the tool', async () => {
+    const { tm, runs } = setup()
+    await render(<App tm={tm} />)
+    const call = tm.call('tickets.close', { id: 2 }, { caller: 'webmcp' })
+    await expect.element(button('Deny')).toHaveFocus()
+
+    await userEvent.keyboard('{Escape}')
+
+    expect(await call).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(runs).toEqual([])
+    await expect.element(dialog()).not.toBeInTheDocument()
+  })
+
+  it('denies only the request on screen with Escape and keeps the rest of the queue', async () => {
+    const { tm, runs } = setup()
+    await render(<App tm={tm} />)
+    const first = tm.call('tickets.close', { id: 1 }, { caller: 'webmcp' })
+    const second = tm.call('tickets.close', { id: 2 }, { caller: 'webmcp' })
+    await expect.element(dialog()).toHaveTextContent('1 of 2')
+
+    await userEvent.keyboard('{Escape}')
+
+    expect(await first).toEqual({ status: 'cancelled', by: 'operator' })
+    await expect
+      .element(dialog())
+      .toHaveAccessibleDescription('Close ticket #2 and notify the requester')
+    expect((dialog().element() as HTMLDialogElement).open).toBe(true)
+    await expect.element(button('Deny')).toHaveFocus()
+    expect(tm.confirmations.list()).toHaveLength(1)
+
+    await userEvent.click(button('Approve'))
+    expect(await second).toEqual({ status: 'ok', data: { closed: 2 } })
+    expect(runs).toEqual([2])
+  })
+
+  it('does nothing on a click on the backdrop: no approval, no denial', async () => {
+    const { tm, runs } = setup()
+    await render(<App tm={tm} />)
+    void tm.call('tickets.close', { id: 3 }, { caller: 'inapp' })
+    await expect.element(dialog()).toBeVisible()
+    const element = dialog().element() as HTMLDialogElement
+    const rect = element.getBoundingClientRect()
+    const clicks: { target: EventTarget | null; x: number; y: number }[] = []
+    element.addEventListener('click', (event) =>
+      clicks.push({ target: event.target, x: event.clientX, y: event.clientY }),
+    )
+
+    // Left of the dialog's box, halfway down: the backdrop (the page around is inert).
+    await userEvent.click(dialog(), { position: { x: -rect.left / 2, y: rect.height / 2 } })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+
+    // The click did land outside the dialog's box, on its backdrop.
+    expect(clicks).toHaveLength(1)
+    expect(clicks[0].target).toBe(element)
+    expect(clicks[0].x).toBeLessThan(rect.left)
+    expect(element.open).toBe(true)
+    expect(tm.confirmations.list()).toHaveLength(1)
+    expect(runs).toEqual([])
+  })
+
+  it('approves with the keyboard only: Tab to Approve, then Enter', async () => {
+    const { tm, runs } = setup()
+    await render(<App tm={tm} />)
+    const call = tm.call('tickets.close', { id: 4 }, { caller: 'webmcp' })
+    await expect.element(button('Deny')).toHaveFocus()
+
+    await userEvent.keyboard('{Tab}')
+    await expect.element(button('Approve')).toHaveFocus()
+    await userEvent.keyboard('{Enter}')
+
+    expect(await call).toEqual({ status: 'ok', data: { closed: 4 } })
+    expect(runs).toEqual([4])
+    await expect.element(dialog()).not.toBeInTheDocument()
+  })
+
+  it('approves with the keyboard only: Tab to Approve, then Space', async () => {
+    const { tm, runs } = setup()
+    await render(<App tm={tm} />)
+    const call = tm.call('tickets.close', { id: 5 }, { caller: 'webmcp' })
+    await expect.element(button('Deny')).toHaveFocus()
+
+    await userEvent.keyboard('{Tab}')
+    await userEvent.keyboard(' ')
+
+    expect(await call).toEqual({ status: 'ok', data: { closed: 5 } })
+    expect(runs).toEqual([5])
+  })
+
+  it('counts down live and shows that the request expired', async () => {
+    const { tm, runs } = setup({ limits: { confirmationExpiryMs: 3_000 } })
+    await render(<App tm={tm} />)
+    const call = tm.call('tickets.close', { id: 6 }, { caller: 'webmcp' })
+
+    await expect.element(dialog()).toHaveTextContent('Expires in 0:03')
+    await expect.element(dialog(), { timeout: 2_500 }).toHaveTextContent('Expires in 0:02')
+    await expect.element(dialog(), { timeout: 2_500 }).toHaveTextContent('Expires in 0:01')
+    await expect
+      .element(page.getByRole('alert'), { timeout: 3_000 })
+      .toHaveTextContent('This request expired')
+
+    expect(await call).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
+    expect(button('Approve').query()).toBeNull()
+    await expect.element(button('Close')).toHaveFocus()
+    await userEvent.keyboard('{Enter}')
+    await expect.element(dialog()).not.toBeInTheDocument()
+    expect(runs).toEqual([])
+  })
+
+  it('navigates a queue with Previous and Next, then approves all', async () => {
+    const { tm, runs } = setup()
+    await render(<App tm={tm} />)
+    for (const id of [1, 2, 3]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+
+    await expect.element(dialog()).toHaveTextContent('1 of 3')
+    await expect.element(button('Previous')).toBeDisabled()
+    await userEvent.click(button('Next'))
+    await expect.element(dialog()).toHaveTextContent('2 of 3')
+    await expect
+      .element(dialog())
+      .toHaveAccessibleDescription('Close ticket #2 and notify the requester')
+    await expect.element(button('Next')).toHaveFocus()
+    await userEvent.click(button('Next'))
+    await expect.element(dialog()).toHaveTextContent('3 of 3')
+    await expect.element(button('Next')).toBeDisabled()
+    await userEvent.click(button('Previous'))
+    await expect.element(dialog()).toHaveTextContent('2 of 3')
+
+    await userEvent.click(button('Approve all'))
+
+    await expect.element(dialog()).not.toBeInTheDocument()
+    expect(runs.sort()).toEqual([1, 2, 3])
+  })
+
+  it('shows Working… while the tool runs, then surfaces its error', async () => {
+    let fail!: () => void
+    const { tm } = setup(
+      {},
+      () => new Promise((resolve) => (fail = () => resolve(errorResult('Mail server is down')))),
+    )
+    await render(<App tm={tm} />)
+    await userEvent.click(button('Start'))
+    const call = tm.call('tickets.close', { id: 7 }, { caller: 'webmcp' })
+    await expect.element(button('Deny')).toHaveFocus()
+
+    await userEvent.click(button('Approve'))
+
+    await expect.element(button('Working…')).toBeDisabled()
+    await expect.element(button('Deny')).toBeDisabled()
+    await userEvent.keyboard('{Escape}')
+    await expect.element(button('Working…')).toBeVisible()
+
+    fail()
+    expect(await call).toEqual({ status: 'error', message: 'Mail server is down' })
+    await expect.element(page.getByRole('alert')).toHaveTextContent('The action failed')
+    await expect.element(page.getByRole('alert')).toHaveTextContent('Mail server is down')
+    await expect.element(button('Close')).toHaveFocus()
+
+    await userEvent.keyboard('{Escape}')
+
+    await expect.element(dialog()).not.toBeInTheDocument()
+    await expect.element(button('Start')).toHaveFocus()
+  })
+
+  describe('accessibility', () => {
+    afterEach(async () => {
+      await cdp().send('Emulation.setEmulatedMedia', { features: [] })
+    })
+
+    async function openQueueWithChanges(tm: Toolmark) {
+      tm.register({
+        name: 'account.update',
+        title: 'Update account',
+        description: 'Updates the account',
+        hints: { consequential: true },
+        input: z.object({ email: z.string(), password: z.string() }),
+        sensitive: ['password'],
+        confirmation: ({ email, password }) => ({
+          changes: [
+            { path: 'email', before: 'ada@old.example', after: email },
+            { path: 'password', before: 'x', after: password },
+            { path: 'nickname', after: 'Ada' },
+          ],
+        }),
+        run: () => ok(true),
+      })
+      await tm.call(
+        'account.update',
+        { email: 'a@new.example', password: 'pw' },
+        { caller: 'inapp' },
+      )
+      await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+      await expect.element(dialog()).toHaveTextContent('1 of 2')
+      await expect.element(page.getByRole('table', { name: 'Changes' })).toBeVisible()
+    }
+
+    it('has no axe violations while open in the light theme', async () => {
+      await cdp().send('Emulation.setEmulatedMedia', {
+        features: [{ name: 'prefers-color-scheme', value: 'light' }],
+      })
+      const { tm } = setup()
+      await render(<App tm={tm} />)
+      await openQueueWithChanges(tm)
+      const element = dialog().element()
+      expect(getComputedStyle(element).backgroundColor).toBe('rgb(255, 255, 255)')
+
+      expect(await violations(element)).toEqual([])
+    })
+
+    it('has no axe violations while open in the dark theme of prefers-color-scheme', async () => {
+      await cdp().send('Emulation.setEmulatedMedia', {
+        features: [{ name: 'prefers-color-scheme', value: 'dark' }],
+      })
+      const { tm } = setup()
+      await render(<App tm={tm} />)
+      await openQueueWithChanges(tm)
+      const element = dialog().element()
+      expect(matchMedia('(prefers-color-scheme: dark)').matches).toBe(true)
+      expect(getComputedStyle(element).backgroundColor).toBe('rgb(27, 30, 36)')
+
+      expect(await violations(element)).toEqual([])
+    })
+
+    it('has no axe violations with the dark theme forced by colorScheme', async () => {
+      const { tm } = setup()
+      await render(<App tm={tm} colorScheme="dark" />)
+      await openQueueWithChanges(tm)
+      const element = dialog().element()
+      expect(getComputedStyle(element).backgroundColor).toBe('rgb(27, 30, 36)')
+
+      expect(await violations(element)).toEqual([])
+    })
+
+    it('has no axe violations while showing an error outcome', async () => {
+      const { tm } = setup({}, () => errorResult('Mail server is down'))
+      await render(<App tm={tm} />)
+      void tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+      await userEvent.click(button('Approve'))
+      await expect.element(page.getByRole('alert')).toBeVisible()
+
+      expect(await violations(dialog().element())).toEqual([])
+    })
+  })
+
+  it('lays out right to left with logical properties', async () => {
+    const { tm } = setup()
+    await render(
+      <div dir="rtl">
+        <App tm={tm} />
+      </div>,
+    )
+    void tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+    await expect.element(dialog()).toBeVisible()
+
+    const deny = button('Deny').element().getBoundingClientRect()
+    const approve = button('Approve').element().getBoundingClientRect()
+    // The primary action sits at the inline end: the left in a right-to-left page.
+    expect(approve.right).toBeLessThan(deny.left)
+    expect(getComputedStyle(dialog().element()).textAlign).toBe('start')
+  })
+})

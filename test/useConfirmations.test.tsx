@@ -1,0 +1,201 @@
+import { StrictMode } from 'react'
+import { act, fireEvent, render, screen } from '@testing-library/react'
+import { z } from 'zod'
+import { createToolmark, ok } from '@toolmark/core'
+import type { ToolResult } from '@toolmark/core'
+import { ToolProvider, useConfirmations } from '@toolmark/react'
+
+const flush = () => act(async () => {})
+
+function Pending() {
+  const { items, approve, reject } = useConfirmations()
+  return (
+    <ul>
+      {items.map((item) => (
+        <li key={item.id}>
+          {item.summary} ({item.caller})
+          <button onClick={() => approve(item.id)}>Approve {item.tool}</button>
+          <button onClick={() => reject(item.id)}>Reject {item.tool}</button>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function registerClose(tm: ReturnType<typeof createToolmark>, closed: number[]) {
+  return tm.register({
+    name: 'tickets.close',
+    description: 'Closes a ticket',
+    hints: { consequential: true },
+    input: z.object({ id: z.number() }),
+    summary: ({ id }) => `Close ticket #${id}`,
+    run: ({ id }) => {
+      closed.push(id)
+      return ok({ closed: id })
+    },
+  })
+}
+
+describe('useConfirmations', () => {
+  it('lists pending confirmations and approves one, running the tool', async () => {
+    const tm = createToolmark()
+    const closed: number[] = []
+    registerClose(tm, closed)
+    const outcomes: ToolResult[] = []
+    tm.events.on('confirm', (event) => {
+      if (event.result) outcomes.push(event.result)
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Pending />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    const asked = await act(() => tm.call('tickets.close', { id: 12 }, { caller: 'inapp' }))
+    expect(asked).toMatchObject({ status: 'needs_confirmation', summary: 'Close ticket #12' })
+    expect(screen.getByRole('listitem')).toHaveTextContent('Close ticket #12 (inapp)')
+
+    fireEvent.click(screen.getByRole('button', { name: 'Approve tickets.close' }))
+    await flush()
+
+    expect(closed).toEqual([12])
+    expect(outcomes).toEqual([{ status: 'ok', data: { closed: 12 } }])
+    expect(screen.queryByRole('listitem')).not.toBeInTheDocument()
+  })
+
+  it('rejects a confirmation, which cancels the call', async () => {
+    const tm = createToolmark()
+    const closed: number[] = []
+    registerClose(tm, closed)
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Pending />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    let inline!: Promise<ToolResult>
+    await act(async () => {
+      inline = tm.call('tickets.close', { id: 3 }, { caller: 'webmcp' })
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Reject tickets.close' }))
+
+    expect(await act(() => inline)).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(closed).toEqual([])
+    expect(screen.queryByRole('listitem')).not.toBeInTheDocument()
+  })
+
+  it('attaches a presenter while mounted, so inline callers may wait for a person', async () => {
+    const tm = createToolmark()
+    registerClose(tm, [])
+    expect(await tm.call('tickets.close', { id: 1 }, { caller: 'webmcp' })).toMatchObject({
+      status: 'refused',
+      code: 'not_allowed',
+    })
+
+    const { unmount } = render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Pending />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+    expect(tm.confirmations.hasPresenter()).toBe(true)
+    expect(tm.manifest({ caller: 'webmcp' }).tools.map((t) => t.name)).toEqual(['tickets.close'])
+
+    unmount()
+    expect(tm.confirmations.hasPresenter()).toBe(false)
+  })
+
+  it('does not attach a presenter when presenter is false', async () => {
+    const tm = createToolmark()
+    function Count() {
+      const { items } = useConfirmations({ presenter: false })
+      return <p>{items.length} pending</p>
+    }
+
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Count />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+
+    expect(tm.confirmations.hasPresenter()).toBe(false)
+    expect(screen.getByText('0 pending')).toBeInTheDocument()
+  })
+
+  it('approves all and rejects all', async () => {
+    const tm = createToolmark()
+    const closed: number[] = []
+    registerClose(tm, closed)
+    function Bulk() {
+      const { items, approveAll, rejectAll } = useConfirmations()
+      return (
+        <>
+          <p>{items.length} pending</p>
+          <button onClick={() => approveAll()}>Approve all</button>
+          <button onClick={() => rejectAll()}>Reject all</button>
+        </>
+      )
+    }
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Bulk />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await act(async () => {
+      await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 2 }, { caller: 'inapp' })
+    })
+    expect(screen.getByText('2 pending')).toBeInTheDocument()
+
+    fireEvent.click(screen.getByRole('button', { name: 'Approve all' }))
+    await flush()
+    expect(closed).toEqual([1, 2])
+    expect(screen.getByText('0 pending')).toBeInTheDocument()
+
+    await act(async () => {
+      await tm.call('tickets.close', { id: 3 }, { caller: 'inapp' })
+    })
+    fireEvent.click(screen.getByRole('button', { name: 'Reject all' }))
+    await flush()
+    expect(closed).toEqual([1, 2])
+    expect(screen.getByText('0 pending')).toBeInTheDocument()
+  })
+
+  it('keeps the same items array while nothing changes', async () => {
+    const tm = createToolmark()
+    registerClose(tm, [])
+    const seen: unknown[] = []
+    function Probe({ n }: { n: number }) {
+      const { items } = useConfirmations()
+      seen.push(items)
+      return <p>{n}</p>
+    }
+    const { rerender } = render(
+      <ToolProvider toolmark={tm}>
+        <Probe n={1} />
+      </ToolProvider>,
+    )
+    await act(() => tm.call('tickets.close', { id: 1 }, { caller: 'inapp' }))
+    const before = seen.at(-1)
+
+    rerender(
+      <ToolProvider toolmark={tm}>
+        <Probe n={2} />
+      </ToolProvider>,
+    )
+
+    expect(seen.at(-1)).toBe(before)
+    expect(before).toHaveLength(1)
+  })
+})
