@@ -59,7 +59,10 @@ export function createConfirmationStore(options: {
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
     let earliest = Infinity
-    for (const { entry } of entries.values()) earliest = Math.min(earliest, entry.expiresAt)
+    // An entry being answered is not swept (its answer decides), so it sets no timer either.
+    for (const { entry } of entries.values()) {
+      if (!answering.has(entry.id)) earliest = Math.min(earliest, entry.expiresAt)
+    }
     if (earliest === Infinity) return
     const delay = Math.max(0, Math.min(earliest - clock(), 2_147_483_647))
     timer = setTimeout(sweep, delay)
@@ -103,7 +106,7 @@ export function createConfirmationStore(options: {
     async approve(id, opts) {
       const found = take(id)
       if (!found) return EXPIRED()
-      const hasInput = opts !== undefined && opts !== null && 'input' in opts
+      const hasInput = typeof opts === 'object' && opts !== null && 'input' in opts
       if (hasInput && found.handler.check) {
         answering.add(id)
         let problem: ToolResult | undefined
@@ -111,6 +114,7 @@ export function createConfirmationStore(options: {
           problem = await found.handler.check(opts.input)
         } finally {
           answering.delete(id)
+          schedule()
         }
         // The entry stays pending so the person can fix the input.
         if (problem) return problem

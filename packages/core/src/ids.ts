@@ -1,11 +1,23 @@
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
 
+// The CSPRNG is asked for a batch of bytes at a time (one call costs as much as a whole tool call);
+// each byte is used once, so ids stay as unguessable as with one call per id.
+const POOL_BYTES = 4096
+let pool = new Uint8Array(0)
+let offset = 0
+
 /** An unguessable id: 128 random bits from the platform's CSPRNG, as hex, with an optional prefix. */
 export function randomId(prefix = ''): string {
-  const bytes = new Uint8Array(16)
-  globalThis.crypto.getRandomValues(bytes)
+  if (offset + 16 > pool.length) {
+    pool = new Uint8Array(POOL_BYTES)
+    globalThis.crypto.getRandomValues(pool)
+    offset = 0
+  }
   let out = prefix
-  for (const b of bytes) out += HEX[b]
+  for (let i = offset; i < offset + 16; i++) out += HEX[pool[i]]
+  // Spent bytes are wiped, so nothing left in memory reveals an id already handed out.
+  pool.fill(0, offset, offset + 16)
+  offset += 16
   return out
 }
 

@@ -146,8 +146,15 @@ export function compilePolicy(policy: Policy | undefined): {
   return { callers, problems }
 }
 
+/** Counts calls per caller in a sliding window. */
+export interface RateLimiter {
+  /** Counts a call; false when the caller is over its limit (the call is not counted). */
+  take(caller: Caller, limit: { calls: number; perMs: number } | undefined, at: number): boolean
+  reset(): void
+}
+
 /** A sliding-window counter per caller. */
-export function createRateLimiter() {
+export function createRateLimiter(): RateLimiter {
   const windows = new Map<Caller, number[]>()
   return {
     /** Counts a call; false when the caller is over its limit (the call is not counted). */

@@ -27,13 +27,21 @@ export function compileSensitive(
   patterns: readonly string[] | (() => readonly string[]) | undefined,
 ): SensitivePaths {
   if (typeof patterns === 'function') {
-    let last: readonly string[] | undefined
+    // Once a path is sensitive it stays sensitive: the list only ever grows, even if the
+    // function later forgets an entry or mutates the array it returned before.
+    const known = new Set<string>()
     let current = compileSensitive(undefined)
     const refresh = () => {
-      const next = patterns()
-      if (next !== last) {
-        last = next
-        current = compileSensitive(Array.isArray(next) ? next : undefined)
+      let next: unknown
+      try {
+        next = patterns()
+      } catch {
+        next = undefined
+      }
+      if (Array.isArray(next)) {
+        const before = known.size
+        for (const p of next) if (typeof p === 'string') known.add(p)
+        if (known.size !== before) current = compileSensitive([...known])
       }
       return current
     }
@@ -77,9 +85,22 @@ const setOwn = (target: Record<string, unknown>, key: string, value: unknown) =>
  * A copy of `value` safe to show and log: sensitive paths masked, cycles cut, functions and
  * symbols dropped, depth bounded. The app's own object is never touched.
  */
-export function redactValue(value: unknown, sensitive: SensitivePaths, maxDepth = 64): unknown {
+export function redactValue(
+  value: unknown,
+  sensitive: SensitivePaths,
+  maxDepth = 64,
+  basePath = '',
+): unknown {
   const seen = new WeakSet<object>()
+  // A proxy or exotic object that throws when inspected is shown as unreadable, never rethrown.
   const walk = (v: unknown, path: string, depth: number): unknown => {
+    try {
+      return walkNode(v, path, depth)
+    } catch {
+      return '[unreadable]'
+    }
+  }
+  const walkNode = (v: unknown, path: string, depth: number): unknown => {
     if (path !== '' && sensitive.matches(path)) return v === undefined ? undefined : REDACTED
     if (v === null || typeof v !== 'object') {
       if (typeof v === 'function' || typeof v === 'symbol') return undefined
@@ -110,7 +131,7 @@ export function redactValue(value: unknown, sensitive: SensitivePaths, maxDepth 
       seen.delete(v)
     }
   }
-  return walk(value, '', 0)
+  return walk(value, basePath, 0)
 }
 
 /** Changes with sensitive sides masked; absent sides stay absent. */
@@ -121,10 +142,11 @@ export function redactChanges(
   return changes.map((c) => {
     const out: FieldChange = { path: c.path }
     const masked = sensitive.matches(c.path)
+    // The values sit at `c.path`, so nested sensitive paths are matched from there.
     if ('before' in c && c.before !== undefined)
-      out.before = masked ? REDACTED : redactValue(c.before, sensitive)
+      out.before = masked ? REDACTED : redactValue(c.before, sensitive, 64, c.path)
     if ('after' in c && c.after !== undefined)
-      out.after = masked ? REDACTED : redactValue(c.after, sensitive)
+      out.after = masked ? REDACTED : redactValue(c.after, sensitive, 64, c.path)
     return out
   })
 }

@@ -1,4 +1,11 @@
-import type { JsonSchema, ResultIssue, StandardSchemaIssue, StandardSchemaV1 } from './types'
+import { isThenable } from './internals'
+import type {
+  JsonSchema,
+  ResultIssue,
+  StandardSchemaIssue,
+  StandardSchemaResult,
+  StandardSchemaV1,
+} from './types'
 
 /** Joins a Standard Schema issue path into a dot path (`items.2.name`; `''` for the root). */
 export function issuePath(path: StandardSchemaIssue['path']): string {
@@ -27,21 +34,30 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   return !!std && std.version === 1 && typeof std.validate === 'function'
 }
 
-/**
- * Validates with a Standard Schema. Throws only when the validator itself throws; the caller
- * turns that into an error result.
- */
-export async function validateWith<T>(
-  schema: StandardSchemaV1<unknown, T>,
-  value: unknown,
-): Promise<{ value: T } | { issues: ResultIssue[] }> {
-  let result = schema['~standard'].validate(value)
-  if (result instanceof Promise) result = await result
+/** What validation gives: the parsed value, or the issues as dot paths. */
+export type Validated<T> = { value: T } | { issues: ResultIssue[] }
+
+function fromResult<T>(result: StandardSchemaResult<T>): Validated<T> {
   if (result.issues) {
     const issues = toIssues(result.issues)
     return { issues: issues.length > 0 ? issues : [{ path: '', message: 'Invalid input' }] }
   }
   return { value: result.value }
+}
+
+/**
+ * Validates with a Standard Schema: synchronously when the schema is synchronous (most are), else
+ * as a promise. Throws (or rejects) only when the validator itself does; callers turn that into
+ * an error result.
+ */
+export function validateWith<T>(
+  schema: StandardSchemaV1<unknown, T>,
+  value: unknown,
+): Validated<T> | Promise<Validated<T>> {
+  const result = schema['~standard'].validate(value)
+  return isThenable(result)
+    ? Promise.resolve(result).then((r) => fromResult(r as StandardSchemaResult<T>))
+    : fromResult(result)
 }
 
 /** Where a tool's JSON Schema comes from, in order; `undefined` when there is no source. */

@@ -419,6 +419,18 @@ export interface Toolmark {
   readonly limits: Readonly<Limits>
   /** The current manifest revision. */
   readonly rev: number
+  /**
+   * Registers a tool; returns its handle. With an `output` schema, `run` must return that type;
+   * without one, `run` may return any result (so `new Promise((resolve) => …)` infers).
+   */
+  register<TInput>(
+    def: ToolDefinition<TInput, unknown> & { output?: undefined },
+    options?: RegisterOptions,
+  ): ToolHandle
+  register<TInput, TOutput>(
+    def: ToolDefinition<TInput, TOutput> & { output: StandardSchemaV1<unknown, TOutput> },
+    options?: RegisterOptions,
+  ): ToolHandle
   register<TInput, TOutput>(
     def: ToolDefinition<TInput, TOutput>,
     options?: RegisterOptions,

@@ -1,4 +1,4 @@
-import { createToolmark } from '../createToolmark'
+import { createToolmark, reportError } from '../createToolmark'
 import type {
   CallEvent,
   ConfirmEvent,
@@ -16,6 +16,15 @@ export type ScriptedDecision = 'approve' | 'reject' | { approve: true; input: un
 /** A scripted person: a fixed answer, or a function of the entry. */
 export type ScriptedAnswer =
   ScriptedDecision | ((entry: ConfirmationEntry) => ScriptedDecision | Promise<ScriptedDecision>)
+
+const isDecision = (value: unknown): value is ScriptedDecision =>
+  value === 'approve' ||
+  value === 'reject' ||
+  value === 'ignore' ||
+  (typeof value === 'object' &&
+    value !== null &&
+    (value as { approve?: unknown }).approve === true &&
+    'input' in value)
 
 /** Everything a test registry saw, in order. */
 export interface CallRecorder {
@@ -77,7 +86,25 @@ export function createTestToolmark(options: TestToolmarkOptions = {}): TestToolm
   const respond = async (entry: ConfirmationEntry) => {
     const script = answer
     if (script === undefined) return
-    const decision = typeof script === 'function' ? await script(entry) : script
+    let decision: unknown
+    try {
+      decision = typeof script === 'function' ? await script(entry) : script
+      if (!isDecision(decision)) {
+        throw new TypeError(
+          `A scripted answer must be 'approve', 'reject', 'ignore' or { approve: true, input }, got ${String(decision)}`,
+        )
+      }
+    } catch (cause) {
+      // The entry stays pending; the failure shows in the recorder's errors.
+      reportError(tm, {
+        code: 'scripted_answer_failed',
+        message: `The scripted answer for "${entry.tool}" failed`,
+        tool: entry.tool,
+        callId: entry.callId,
+        cause,
+      })
+      return
+    }
     if (decision === 'ignore') return
     const result =
       decision === 'reject'
@@ -100,6 +127,11 @@ export function createTestToolmark(options: TestToolmarkOptions = {}): TestToolm
   }
 
   const setAnswer = (next: ScriptedAnswer | undefined) => {
+    if (next !== undefined && typeof next !== 'function' && !isDecision(next)) {
+      throw new TypeError(
+        "createTestToolmark: answer must be 'approve', 'reject', 'ignore', { approve: true, input } or a function",
+      )
+    }
     answer = next
     if (next === undefined) {
       detach?.()

@@ -1,0 +1,193 @@
+// Call overhead and manifest caching of @toolmark/core, measured in one run.
+//
+//   node bench/call.mjs
+//
+// Node 20 cannot import the TypeScript sources directly, so the core entry is bundled once in
+// memory with Vite's own build API into a temporary ES module; core has no dependencies, so the
+// bundle is self-contained. zod is imported from node_modules as an app would.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { build } from 'vite'
+import { z } from 'zod'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+async function loadCore() {
+  const [output] = await build({
+    configFile: false,
+    logLevel: 'silent',
+    // Production mode: development checks and output validation off, as in a shipped app.
+    mode: 'production',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    build: {
+      write: false,
+      minify: false,
+      lib: {
+        entry: path.join(root, 'packages/core/src/index.ts'),
+        formats: ['es'],
+        fileName: 'core',
+      },
+    },
+  })
+  const chunk = output.output.find((item) => item.type === 'chunk' && item.isEntry)
+  const dir = mkdtempSync(path.join(tmpdir(), 'toolmark-bench-'))
+  const file = path.join(dir, 'core.mjs')
+  writeFileSync(file, chunk.code)
+  try {
+    return await import(pathToFileURL(file).href)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
+}
+
+/** µs per operation of `iterations` sequential (awaited) operations. */
+async function batch(fn, iterations) {
+  const start = performance.now()
+  for (let i = 0; i < iterations; i++) await fn(i)
+  return ((performance.now() - start) * 1000) / iterations
+}
+
+/**
+ * Times several variants in interleaved rounds, so a busy machine slows them all alike, and
+ * returns the median µs per operation of each.
+ */
+async function compare(variants, { iterations, rounds }) {
+  const samples = variants.map(() => [])
+  for (const { fn } of variants) await batch(fn, iterations) // warm up
+  for (let r = 0; r < rounds; r++) {
+    for (let v = 0; v < variants.length; v++)
+      samples[v].push(await batch(variants[v].fn, iterations))
+  }
+  return samples.map(median)
+}
+
+function timeSync(fn, { iterations, rounds }) {
+  for (let i = 0; i < iterations; i++) fn(i)
+  const perOp = []
+  for (let r = 0; r < rounds; r++) {
+    const start = performance.now()
+    for (let i = 0; i < iterations; i++) fn(i)
+    perOp.push(((performance.now() - start) * 1000) / iterations)
+  }
+  return median(perOp)
+}
+
+const fmt = (us) => (us < 10 ? us.toFixed(2) : us.toFixed(1)).padStart(8) + ' µs'
+const ratio = (a, b) => `${(a / b).toFixed(2)}×`
+
+const { createToolmark, ok } = await loadCore()
+
+// --- 1. tm.call vs schema.parse + run ---------------------------------------------------------
+
+const input = z.object({ id: z.string(), limit: z.number().int().optional() })
+const run = (args) => ok({ id: args.id, count: args.limit ?? 10 })
+const tm = createToolmark({ dev: false })
+tm.register({
+  name: 'tickets.get',
+  description: 'Gets a ticket by id.',
+  input,
+  hints: { readOnly: true },
+  run,
+})
+const args = { id: 'T-42', limit: 5 }
+const check = await tm.call('tickets.get', args)
+if (check.status !== 'ok') throw new Error(`unexpected result ${JSON.stringify(check)}`)
+
+let listened = 0
+const tmListened = createToolmark({ dev: false })
+tmListened.register({
+  name: 'tickets.get',
+  description: 'Gets',
+  input,
+  hints: { readOnly: true },
+  run,
+})
+tmListened.events.on('call', () => listened++)
+tmListened.events.on('result', () => listened++)
+
+const [direct, directAwaited, viaCall, viaCallListened] = await compare(
+  [
+    { fn: () => run(input.parse(args)) },
+    { fn: async () => run(input.parse(args)) },
+    { fn: () => tm.call('tickets.get', args, { caller: 'inapp' }) },
+    { fn: () => tmListened.call('tickets.get', args) },
+  ],
+  { iterations: 20_000, rounds: 15 },
+)
+
+// --- 2. manifest() for 500 tools: first call vs repeated ---------------------------------------
+
+function registry(count) {
+  const registry = createToolmark({ dev: false })
+  for (let i = 0; i < count; i++) {
+    registry.register({
+      name: `section${i % 10}.tool${i}`,
+      description: `Tool number ${i}.`,
+      input: z.object({ id: z.string(), note: z.string().optional(), level: z.enum(['a', 'b']) }),
+      hints: i % 3 === 0 ? { readOnly: true } : {},
+      run: () => ok(i),
+    })
+  }
+  return registry
+}
+
+const coldRuns = []
+for (let r = 0; r < 7; r++) {
+  const fresh = registry(500)
+  const start = performance.now()
+  fresh.manifest()
+  coldRuns.push((performance.now() - start) * 1000)
+}
+const first = median(coldRuns)
+
+// After a change: per-tool entries are kept, only the list is rebuilt.
+const changing = registry(500)
+changing.manifest()
+const afterChangeRuns = []
+for (let r = 0; r < 21; r++) {
+  changing.register({ name: `extra${r}`, description: 'Extra', run: () => ok(r) })
+  const start = performance.now()
+  changing.manifest()
+  afterChangeRuns.push((performance.now() - start) * 1000)
+}
+const afterChange = median(afterChangeRuns)
+
+const warm500 = registry(500)
+warm500.manifest()
+const repeated500 = timeSync(() => warm500.manifest(), { iterations: 200_000, rounds: 9 })
+const warm50 = registry(50)
+warm50.manifest()
+const repeated50 = timeSync(() => warm50.manifest(), { iterations: 200_000, rounds: 9 })
+
+// --- report ----------------------------------------------------------------------------------
+
+console.log(`@toolmark/core call benchmark (node ${process.version}, production mode)`)
+console.log('')
+console.log('tm.call of a read-only tool with a small zod input')
+console.log(`  schema.parse + run (direct)            ${fmt(direct)}`)
+console.log(`  schema.parse + run, awaited            ${fmt(directAwaited)}`)
+console.log(`  tm.call                                ${fmt(viaCall)}`)
+console.log(`  tm.call, call + result listeners       ${fmt(viaCallListened)}`)
+console.log(`  ratio tm.call / direct                 ${ratio(viaCall, direct).padStart(11)}`)
+console.log(
+  `  ratio tm.call / direct, awaited        ${ratio(viaCall, directAwaited).padStart(11)}`,
+)
+console.log('')
+console.log('manifest() of 500 tools (summary)')
+console.log(`  first call (schemas + signatures)      ${fmt(first)}`)
+console.log(`  after a change (entries cached)        ${fmt(afterChange)}`)
+console.log(`  repeated, same rev, 500 tools          ${fmt(repeated500)}`)
+console.log(`  repeated, same rev, 50 tools           ${fmt(repeated50)}`)
+console.log(`  ratio first / repeated                 ${ratio(first, repeated500).padStart(11)}`)
+console.log(
+  `  ratio repeated 500 / repeated 50       ${ratio(repeated500, repeated50).padStart(11)}  (O(1) per rev: ≈ 1×)`,
+)
+if (listened === 0) throw new Error('listeners never ran')

@@ -1,0 +1,95 @@
+import { isCaller, isObject, type RegistryInternals, type ToolRecord } from './internals'
+import { deepFreeze } from './results'
+import { renderSignature, resolveJsonSchema } from './schema'
+import type { Caller, JsonSchema, Manifest, ManifestEntry, StandardSchemaV1 } from './types'
+
+type Detail = 'summary' | 'full'
+
+/** The manifests of one registry: built on demand, cached until the next revision. */
+export interface Manifests {
+  manifest(options?: { caller?: Caller; detail?: Detail }): Manifest
+  describe(name: string, options?: { caller?: Caller }): ManifestEntry | undefined
+  /** Forgets the cached manifests (every change calls it; entries per tool stay cached). */
+  clear(): void
+}
+
+const byName = (a: ManifestEntry, b: ManifestEntry) =>
+  a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+
+export function createManifests(
+  internals: RegistryInternals,
+  converter: ((schema: StandardSchemaV1) => JsonSchema | undefined) | undefined,
+): Manifests {
+  const cache = new Map<string, Manifest>()
+
+  function schemaOf(record: ToolRecord): JsonSchema | undefined {
+    if (record.schema === undefined) {
+      try {
+        const schema = resolveJsonSchema(record.def.input, record.def.inputSchema, converter)
+        record.schema = isObject(schema) ? deepFreeze(structuredClone(schema)) : null
+      } catch (cause) {
+        record.schema = null
+        internals.errorEvent({
+          code: 'json_schema_failed',
+          message: `The input JSON Schema of "${record.name}" could not be produced`,
+          tool: record.name,
+          cause,
+        })
+      }
+    }
+    return record.schema ?? undefined
+  }
+
+  /** One tool's entry; a tool's definition never changes, so entries live as long as the tool. */
+  function entryOf(record: ToolRecord, detail: Detail): ManifestEntry {
+    const cached = detail === 'full' ? record.fullEntry : record.summaryEntry
+    if (cached) return cached
+    const { def } = record
+    const schema = schemaOf(record)
+    const entry = { name: record.name, llmName: record.llmName } as ManifestEntry
+    if (typeof def.title === 'string' && def.title) entry.title = def.title
+    entry.description = def.description
+    entry.hints = { ...record.hints }
+    const budget = detail === 'summary' ? internals.limits.signatureBudget : Infinity
+    const signature = renderSignature(schema, budget)
+    if (signature !== undefined) entry.signature = signature
+    if (detail === 'full' && schema) entry.inputSchema = schema
+    deepFreeze(entry)
+    if (detail === 'full') record.fullEntry = entry
+    else record.summaryEntry = entry
+    return entry
+  }
+
+  function manifest(options?: { caller?: Caller; detail?: Detail }): Manifest {
+    const o = isObject(options) ? options : {}
+    const caller = o.caller === undefined ? 'inapp' : isCaller(o.caller) ? o.caller : undefined
+    const detail: Detail = o.detail === 'full' ? 'full' : 'summary'
+    const key = `${caller ?? '?'}|${detail}`
+    const cached = cache.get(key)
+    if (cached) return cached
+    const tools: ManifestEntry[] = []
+    if (caller) {
+      for (const record of internals.tools.values()) {
+        if (internals.access(record, caller) === 'ok') tools.push(entryOf(record, detail))
+      }
+    }
+    tools.sort(byName)
+    const result: Manifest = Object.freeze({
+      rev: internals.rev(),
+      tools: Object.freeze(tools) as ManifestEntry[],
+    })
+    cache.set(key, result)
+    return result
+  }
+
+  function describe(name: string, options?: { caller?: Caller }): ManifestEntry | undefined {
+    const o = isObject(options) ? options : {}
+    const caller = o.caller === undefined ? 'inapp' : o.caller
+    if (typeof name !== 'string' || !isCaller(caller)) return undefined
+    const record = internals.tools.get(name)
+    if (!record || internals.access(record, caller) !== 'ok') return undefined
+    return entryOf(record, 'full')
+  }
+
+  return { manifest, describe, clear: () => cache.clear() }
+}

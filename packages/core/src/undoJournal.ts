@@ -1,0 +1,82 @@
+import type { Flight, RegistryInternals, ToolRecord } from './internals'
+import { refuse, toolFailed } from './results'
+import type { ToolResult } from './types'
+
+/** The undo journal: the last `limits.undoJournal` inverses, each run at most once. */
+export interface UndoJournal {
+  /** `ctx.registerUndo`: a later registration of the same call replaces the earlier one. */
+  register(flight: Flight, restore: unknown): void
+  undo(callId: unknown): Promise<ToolResult>
+  canUndo(callId: unknown): boolean
+  /** Forgets a tool's entries (the tool went away). */
+  dropTool(record: ToolRecord): void
+}
+
+interface UndoEntry {
+  readonly record: ToolRecord
+  readonly restore: () => unknown
+}
+
+export function createUndoJournal(internals: RegistryInternals): UndoJournal {
+  const entries = new Map<string, UndoEntry>()
+
+  const live = (callId: unknown): UndoEntry | undefined => {
+    const entry = typeof callId === 'string' ? entries.get(callId) : undefined
+    return entry && !entry.record.disposed ? entry : undefined
+  }
+
+  return {
+    register(flight, restore) {
+      const { record, callId } = flight
+      if (typeof restore !== 'function') {
+        internals.misconfigured(
+          'invalid_undo',
+          `ctx.registerUndo() in "${record.name}" takes a function that restores what the run changed`,
+          record.name,
+        )
+        return
+      }
+      if (record.disposed) return
+      entries.delete(callId)
+      entries.set(callId, { record, restore: restore as () => unknown })
+      while (entries.size > internals.limits.undoJournal) {
+        entries.delete(entries.keys().next().value as string)
+      }
+    },
+
+    async undo(callId) {
+      const entry = live(callId)
+      if (!entry) {
+        return internals.normalize(
+          refuse('undo_unavailable', 'There is nothing to undo for this call'),
+          undefined,
+          String(callId),
+        )
+      }
+      const id = callId as string
+      // Taken before it runs: a second undo, even a concurrent one, finds nothing.
+      entries.delete(id)
+      let result: ToolResult
+      try {
+        result = internals.normalize(await entry.restore(), entry.record, id)
+      } catch (cause) {
+        internals.errorEvent({
+          code: 'tool_threw',
+          message: `The undo of "${entry.record.name}" threw`,
+          tool: entry.record.name,
+          callId: id,
+          cause,
+        })
+        result = toolFailed()
+      }
+      internals.events.emit('undo', { callId: id, tool: entry.record.name, result })
+      return result
+    },
+
+    canUndo: (callId) => live(callId) !== undefined,
+
+    dropTool(record) {
+      for (const [callId, entry] of entries) if (entry.record === record) entries.delete(callId)
+    },
+  }
+}

@@ -1,0 +1,855 @@
+import { z } from 'zod'
+import {
+  createToolmark,
+  ok,
+  type ConfirmEvent,
+  type ErrorEvent,
+  type ResultEvent,
+  type ToolContext,
+  type Toolmark,
+  type ToolResult,
+} from '../src/index'
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve()
+}
+
+/** A consequential tool that records who ran it with what. */
+const registerClose = (tm: Toolmark, extra: Record<string, unknown> = {}) => {
+  const runs: Array<{ input: unknown; caller: string }> = []
+  tm.register({
+    name: 'tickets.close',
+    title: 'Close ticket',
+    description: 'Closes a ticket',
+    input: z.object({ id: z.number(), reason: z.string().optional() }),
+    hints: { consequential: true },
+    summary: (input) => `Close ticket #${input.id}`,
+    run: (input, ctx) => {
+      runs.push({ input, caller: ctx.caller })
+      return ok({ closed: input.id })
+    },
+    ...extra,
+  })
+  return runs
+}
+
+const confirmIdOf = (result: ToolResult) => {
+  expect(result.status).toBe('needs_confirmation')
+  return (result as { confirmId: string }).confirmId
+}
+
+describe('deferred confirmations', () => {
+  it('answers an inapp call with needs_confirmation at once, and runs nothing yet', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const result = await tm.call('tickets.close', { id: 7 }, { caller: 'inapp' })
+    expect(result).toEqual({
+      status: 'needs_confirmation',
+      confirmId: expect.stringMatching(/^cf_[0-9a-f]{32}$/),
+      summary: 'Close ticket #7',
+    })
+    expect(runs).toEqual([])
+  })
+
+  it('files an entry in the shared store with everything a dialog shows', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    const before = Date.now()
+    const result = await tm.call('tickets.close', { id: 7 }, { caller: 'inapp' })
+    const [entry] = tm.confirmations.list()
+    expect(entry).toEqual({
+      id: confirmIdOf(result),
+      callId: expect.stringMatching(/^call_/),
+      tool: 'tickets.close',
+      title: 'Close ticket',
+      caller: 'inapp',
+      mode: 'deferred',
+      summary: 'Close ticket #7',
+      input: { id: 7 },
+      hints: { consequential: true },
+      createdAt: expect.any(Number),
+      expiresAt: expect.any(Number),
+    })
+    expect(entry.createdAt).toBeGreaterThanOrEqual(before)
+    expect(entry.expiresAt - entry.createdAt).toBe(600_000)
+    expect(Object.isFrozen(entry)).toBe(true)
+    expect(tm.confirmations.get(entry.id)).toBe(entry)
+  })
+
+  it('runs the tool as human on approval and resolves approve with its result', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const results: ResultEvent[] = []
+    tm.events.on('result', (e) => results.push(e))
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 7 }))
+    const outcome = await tm.confirmations.approve(id)
+    expect(outcome).toEqual({ status: 'ok', data: { closed: 7 } })
+    expect(Object.isFrozen(outcome)).toBe(true)
+    expect(runs).toEqual([{ input: { id: 7 }, caller: 'human' }])
+    expect(tm.confirmations.list()).toEqual([])
+    expect(results.map((e) => [e.caller, e.result.status])).toEqual([
+      ['inapp', 'needs_confirmation'],
+      ['human', 'ok'],
+    ])
+    expect(results[1].callId).toBe(results[0].callId)
+  })
+
+  it('is the default for test too, and can be switched to inline for inapp and test', async () => {
+    const deferred = createToolmark()
+    registerClose(deferred)
+    expect((await deferred.call('tickets.close', { id: 1 }, { caller: 'test' })).status).toBe(
+      'needs_confirmation',
+    )
+    const inline = createToolmark({ confirm: { inapp: 'inline', test: 'inline' } })
+    inline.confirmations.attachPresenter()
+    registerClose(inline)
+    for (const caller of ['inapp', 'test'] as const) {
+      const pending = inline.call('tickets.close', { id: 1 }, { caller })
+      await flush()
+      const [entry] = inline.confirmations.list()
+      expect(entry.mode).toBe('inline')
+      await inline.confirmations.approve(entry.id)
+      expect(await pending).toEqual({ status: 'ok', data: { closed: 1 } })
+    }
+  })
+
+  it('rejects with cancelled operator and runs nothing', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 7 }))
+    expect(await tm.confirmations.reject(id, 'Not now')).toEqual({
+      status: 'cancelled',
+      by: 'operator',
+    })
+    expect(runs).toEqual([])
+    expect(await tm.confirmations.approve(id)).toMatchObject({ code: 'confirmation_expired' })
+  })
+
+  it('never asks a human caller', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    expect(await tm.call('tickets.close', { id: 1 }, { caller: 'human' })).toEqual({
+      status: 'ok',
+      data: { closed: 1 },
+    })
+    expect(runs).toHaveLength(1)
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('uses the title, then the name, when the tool has no summary', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'a',
+      title: 'Archive',
+      description: 'A',
+      hints: { consequential: true },
+      run: () => ok(1),
+    })
+    tm.register({ name: 'b', description: 'B', hints: { destructive: true }, run: () => ok(1) })
+    expect(await tm.call('a')).toMatchObject({ summary: 'Archive' })
+    expect(await tm.call('b')).toMatchObject({ summary: 'b' })
+  })
+
+  it('turns a throwing summary into error "Tool failed" with a tool_threw event', async () => {
+    const tm = createToolmark()
+    const errors: ErrorEvent[] = []
+    tm.events.on('error', (e) => errors.push(e))
+    tm.register({
+      name: 'a',
+      description: 'A',
+      hints: { consequential: true },
+      summary: () => {
+        throw new Error('no summary')
+      },
+      run: () => ok(1),
+    })
+    expect(await tm.call('a')).toEqual({ status: 'error', message: 'Tool failed' })
+    expect(errors.map((e) => e.code)).toEqual(['tool_threw'])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+})
+
+describe('inline confirmations', () => {
+  it('makes webmcp and mcp wait in the page and deliver the final result', async () => {
+    const tm = createToolmark({ confirm: { inapp: 'deferred' } })
+    tm.confirmations.attachPresenter()
+    const runs = registerClose(tm)
+    for (const caller of ['webmcp', 'mcp'] as const) {
+      let settled: ToolResult | undefined
+      const pending = tm.call('tickets.close', { id: 3 }, { caller })
+      void pending.then((r) => (settled = r))
+      await tick()
+      expect(settled).toBeUndefined()
+      const [entry] = tm.confirmations.list()
+      expect(entry).toMatchObject({ caller, mode: 'inline', summary: 'Close ticket #3' })
+      const outcome = await tm.confirmations.approve(entry.id)
+      expect(outcome).toEqual({ status: 'ok', data: { closed: 3 } })
+      expect(await pending).toBe(outcome)
+    }
+    expect(runs.map((r) => r.caller)).toEqual(['webmcp', 'mcp'])
+  })
+
+  it('ends the call cancelled operator on reject', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const runs = registerClose(tm)
+    const pending = tm.call('tickets.close', { id: 3 }, { caller: 'mcp' })
+    await flush()
+    const rejected = await tm.confirmations.reject(tm.confirmations.list()[0].id)
+    expect(rejected).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(await pending).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(runs).toEqual([])
+  })
+
+  it('ends cancelled signal and removes the entry when the caller’s signal aborts while waiting', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    registerClose(tm)
+    const controller = new AbortController()
+    const pending = tm.call(
+      'tickets.close',
+      { id: 3 },
+      { caller: 'webmcp', signal: controller.signal },
+    )
+    await flush()
+    expect(tm.confirmations.list()).toHaveLength(1)
+    controller.abort()
+    expect(await pending).toEqual({ status: 'cancelled', by: 'signal' })
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('ends cancelled operator on Stop (cancelAll) while waiting', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    registerClose(tm)
+    const pending = tm.call('tickets.close', { id: 3 }, { caller: 'mcp' })
+    await flush()
+    tm.cancelAll()
+    expect(await pending).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('does not count the wait against the call deadline', async () => {
+    vi.useFakeTimers()
+    try {
+      const tm = createToolmark({ limits: { callTimeoutMs: 1_000 } })
+      tm.confirmations.attachPresenter()
+      registerClose(tm)
+      const pending = tm.call('tickets.close', { id: 3 }, { caller: 'mcp' })
+      await vi.advanceTimersByTimeAsync(300_000)
+      await tm.confirmations.approve(tm.confirmations.list()[0].id)
+      expect(await pending).toEqual({ status: 'ok', data: { closed: 3 } })
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
+
+describe('single-use, unguessable ids', () => {
+  it('mints a fresh 128-bit id per confirmation', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    const ids = new Set<string>()
+    for (let i = 0; i < 20; i++) ids.add(confirmIdOf(await tm.call('tickets.close', { id: i })))
+    expect(ids.size).toBe(20)
+    for (const id of ids) expect(id).toMatch(/^cf_[0-9a-f]{32}$/)
+  })
+
+  it('answers a second approval, an unknown id or a non-string id with confirmation_expired', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    await tm.confirmations.approve(id)
+    const expired = { status: 'refused', code: 'confirmation_expired', message: expect.any(String) }
+    expect(await tm.confirmations.approve(id)).toEqual(expired)
+    expect(await tm.confirmations.reject(id)).toEqual(expired)
+    expect(await tm.confirmations.approve('cf_00000000000000000000000000000000')).toEqual(expired)
+    expect(await tm.confirmations.approve(42 as never)).toEqual(expired)
+    expect(await tm.confirmations.approve(id, 'garbage' as never)).toEqual(expired)
+    expect(runs).toHaveLength(1)
+  })
+
+  it('runs exactly once for two concurrent approvals (deferred); the other gets confirmation_expired', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    const [a, b] = await Promise.all([tm.confirmations.approve(id), tm.confirmations.approve(id)])
+    expect([a.status, b.status].sort()).toEqual(['ok', 'refused'])
+    expect([a, b].find((r) => r.status === 'refused')).toMatchObject({
+      code: 'confirmation_expired',
+    })
+    expect(runs).toHaveLength(1)
+  })
+
+  it('runs exactly once for two concurrent approvals (inline)', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const runs = registerClose(tm)
+    const pending = tm.call('tickets.close', { id: 1 }, { caller: 'mcp' })
+    await flush()
+    const id = tm.confirmations.list()[0].id
+    const [a, b] = await Promise.all([tm.confirmations.approve(id), tm.confirmations.approve(id)])
+    expect([a.status, b.status].sort()).toEqual(['ok', 'refused'])
+    expect(runs).toHaveLength(1)
+    expect((await pending).status).toBe('ok')
+  })
+
+  it('lets only one of a concurrent approve and reject win', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    const [approved, rejected] = await Promise.all([
+      tm.confirmations.approve(id),
+      tm.confirmations.reject(id),
+    ])
+    expect(approved.status).toBe('ok')
+    expect(rejected).toMatchObject({ code: 'confirmation_expired' })
+    expect(runs).toHaveLength(1)
+  })
+
+  it('runs exactly once for two concurrent approvals with an edited input', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    const results = await Promise.all([
+      tm.confirmations.approve(id, { input: { id: 2 } }),
+      tm.confirmations.approve(id, { input: { id: 3 } }),
+    ])
+    expect(results.map((r) => r.status).sort()).toEqual(['ok', 'refused'])
+    expect(runs).toHaveLength(1)
+  })
+})
+
+describe('expiry', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('refuses approval after the clock jumps past expiry, even before any timer fires (deferred)', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const confirms: ConfirmEvent[] = []
+    tm.events.on('confirm', (e) => confirms.push(e))
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    vi.setSystemTime(Date.now() + 600_001)
+    expect(await tm.confirmations.approve(id)).toMatchObject({
+      status: 'refused',
+      code: 'confirmation_expired',
+    })
+    expect(runs).toEqual([])
+    expect(tm.confirmations.list()).toEqual([])
+    expect(confirms.map((e) => e.type)).toEqual(['requested', 'expired'])
+    expect(confirms[1].result).toMatchObject({ code: 'confirmation_expired' })
+  })
+
+  it('ends an inline call confirmation_expired when approval comes after a clock jump', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const runs = registerClose(tm)
+    const pending = tm.call('tickets.close', { id: 1 }, { caller: 'webmcp' })
+    await vi.advanceTimersByTimeAsync(0)
+    const id = tm.confirmations.list()[0].id
+    vi.setSystemTime(Date.now() + 600_001)
+    expect(await tm.confirmations.approve(id)).toMatchObject({ code: 'confirmation_expired' })
+    expect(await pending).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
+    expect(runs).toEqual([])
+  })
+
+  it('expires inline confirmations by timer too, ending the call confirmation_expired', async () => {
+    const tm = createToolmark({ limits: { confirmationExpiryMs: 1_000 } })
+    tm.confirmations.attachPresenter()
+    registerClose(tm)
+    const pending = tm.call('tickets.close', { id: 1 }, { caller: 'mcp' })
+    await vi.advanceTimersByTimeAsync(999)
+    expect(tm.confirmations.list()).toHaveLength(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(tm.confirmations.list()).toEqual([])
+    expect(await pending).toMatchObject({ code: 'confirmation_expired' })
+  })
+
+  it('expires deferred entries by timer and emits an expired confirm event', async () => {
+    const tm = createToolmark({ limits: { confirmationExpiryMs: 1_000 } })
+    registerClose(tm)
+    const confirms: ConfirmEvent[] = []
+    tm.events.on('confirm', (e) => confirms.push(e))
+    await tm.call('tickets.close', { id: 1 })
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(tm.confirmations.list()).toEqual([])
+    expect(confirms.map((e) => e.type)).toEqual(['requested', 'expired'])
+  })
+
+  it('accepts an approval just before expiry', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    vi.setSystemTime(Date.now() + 599_999)
+    expect((await tm.confirmations.approve(id)).status).toBe('ok')
+    expect(runs).toHaveLength(1)
+  })
+
+  it('expires an entry whose edited input was still being checked, without spinning timers', async () => {
+    const tm = createToolmark({ limits: { confirmationExpiryMs: 1_000 } })
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const runs: unknown[] = []
+    tm.register({
+      name: 'slowcheck',
+      description: 'Validates slowly',
+      hints: { consequential: true },
+      input: {
+        '~standard': {
+          version: 1,
+          vendor: 'slow',
+          validate: async (value: unknown) => {
+            if ((value as { wait?: boolean })?.wait) await gate
+            return { value }
+          },
+        },
+      },
+      inputSchema: { type: 'object' },
+      run: (input) => (runs.push(input), ok(null)),
+    })
+    const id = confirmIdOf(await tm.call('slowcheck', {}))
+    const approving = tm.confirmations.approve(id, { input: { wait: true } })
+    const timers = vi.spyOn(globalThis, 'setTimeout')
+    await vi.advanceTimersByTimeAsync(5_000)
+    expect(timers.mock.calls.length).toBeLessThan(5)
+    timers.mockRestore()
+    release()
+    expect(await approving).toMatchObject({ code: 'confirmation_expired' })
+    expect(runs).toEqual([])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('leaves no timer once the store is empty again', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    expect(vi.getTimerCount()).toBe(1)
+    await tm.confirmations.reject(id)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+describe('eviction', () => {
+  it('keeps at most 100 pending: the oldest is evicted as expired', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    const confirms: ConfirmEvent[] = []
+    tm.events.on('confirm', (e) => confirms.push(e))
+    const ids: string[] = []
+    for (let i = 0; i < 101; i++) ids.push(confirmIdOf(await tm.call('tickets.close', { id: i })))
+    expect(tm.confirmations.list()).toHaveLength(100)
+    expect(tm.confirmations.list()[0].id).toBe(ids[1])
+    expect(await tm.confirmations.approve(ids[0])).toMatchObject({ code: 'confirmation_expired' })
+    expect(confirms.filter((e) => e.type === 'expired').map((e) => e.entry.id)).toEqual([ids[0]])
+    expect((await tm.confirmations.approve(ids[100])).status).toBe('ok')
+  })
+
+  it('ends an evicted inline call confirmation_expired', async () => {
+    const tm = createToolmark({ limits: { pendingConfirmations: 2 } })
+    tm.confirmations.attachPresenter()
+    registerClose(tm)
+    const first = tm.call('tickets.close', { id: 1 }, { caller: 'mcp' })
+    await flush()
+    await tm.call('tickets.close', { id: 2 })
+    await tm.call('tickets.close', { id: 3 })
+    expect(await first).toMatchObject({ code: 'confirmation_expired' })
+    expect(tm.confirmations.list().map((e) => (e.input as { id: number }).id)).toEqual([2, 3])
+  })
+})
+
+describe('edited input', () => {
+  it('returns invalid for an edited input that fails validation and keeps the entry pending', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    const bad = await tm.confirmations.approve(id, { input: { id: 'one' } })
+    expect(bad).toMatchObject({ status: 'invalid', issues: [{ path: 'id' }] })
+    expect(Object.isFrozen(bad)).toBe(true)
+    expect(tm.confirmations.list().map((e) => e.id)).toEqual([id])
+    expect(runs).toEqual([])
+    const good = await tm.confirmations.approve(id, { input: { id: 2, reason: 'dup' } })
+    expect(good).toEqual({ status: 'ok', data: { closed: 2 } })
+    expect(runs).toEqual([{ input: { id: 2, reason: 'dup' }, caller: 'human' }])
+  })
+
+  it('does the same for an inline call, whose caller gets the edited run’s result', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const runs = registerClose(tm)
+    const pending = tm.call('tickets.close', { id: 1 }, { caller: 'mcp' })
+    await flush()
+    const id = tm.confirmations.list()[0].id
+    expect((await tm.confirmations.approve(id, { input: {} })).status).toBe('invalid')
+    expect(tm.confirmations.list()).toHaveLength(1)
+    expect(await tm.confirmations.approve(id, { input: { id: 9 } })).toEqual({
+      status: 'ok',
+      data: { closed: 9 },
+    })
+    expect(await pending).toEqual({ status: 'ok', data: { closed: 9 } })
+    expect(runs.map((r) => r.input)).toEqual([{ id: 9 }])
+  })
+})
+
+describe('redaction in confirmations', () => {
+  it('masks sensitive input and changes in entries, results and confirm events', async () => {
+    const tm = createToolmark()
+    const confirms: ConfirmEvent[] = []
+    tm.events.on('confirm', (e) => confirms.push(e))
+    tm.register({
+      name: 'account.update',
+      description: 'Updates the account',
+      input: z.object({
+        email: z.string(),
+        password: z.string(),
+        cards: z.array(z.object({ cvc: z.string(), last4: z.string() })),
+      }),
+      hints: { consequential: true },
+      sensitive: ['password', 'cards[].cvc'],
+      confirmation: (input) => ({
+        changes: [
+          { path: 'email', before: 'a@x.io', after: input.email },
+          { path: 'password', before: 'old-secret', after: input.password },
+          { path: 'cards.0.cvc', after: input.cards[0].cvc },
+        ],
+      }),
+      run: () => ok(null),
+    })
+    const input = { email: 'b@x.io', password: 'hunter2', cards: [{ cvc: '123', last4: '4242' }] }
+    const result = await tm.call('account.update', input)
+    const [entry] = tm.confirmations.list()
+    expect(entry.input).toEqual({
+      email: 'b@x.io',
+      password: '[redacted]',
+      cards: [{ cvc: '[redacted]', last4: '4242' }],
+    })
+    const masked = [
+      { path: 'email', before: 'a@x.io', after: 'b@x.io' },
+      { path: 'password', before: '[redacted]', after: '[redacted]' },
+      { path: 'cards.0.cvc', after: '[redacted]' },
+    ]
+    expect(entry.changes).toEqual(masked)
+    expect((result as { changes: unknown }).changes).toEqual(masked)
+    expect(JSON.stringify(confirms)).not.toContain('hunter2')
+    expect(JSON.stringify(confirms)).not.toContain('"123"')
+    expect(input.password).toBe('hunter2')
+  })
+})
+
+describe('presenters', () => {
+  it('hides confirmable tools from inline callers while no presenter is attached, and refuses their calls', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    tm.register({ name: 'read', description: 'Reads', hints: { readOnly: true }, run: () => ok(1) })
+    for (const caller of ['webmcp', 'mcp'] as const) {
+      expect(tm.manifest({ caller }).tools.map((t) => t.name)).toEqual(['read'])
+      expect(await tm.call('tickets.close', { id: 1 }, { caller })).toMatchObject({
+        status: 'refused',
+        code: 'not_allowed',
+      })
+    }
+    // Deferred callers are not affected: the entry waits for a dialog to mount.
+    expect(tm.manifest({ caller: 'inapp' }).tools.map((t) => t.name)).toEqual([
+      'read',
+      'tickets.close',
+    ])
+    expect((await tm.call('tickets.close', { id: 1 })).status).toBe('needs_confirmation')
+    expect(runs).toEqual([])
+    expect(tm.confirmations.hasPresenter()).toBe(false)
+  })
+
+  it('shows them again once a presenter attaches, bumping rev on attach and on detach', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    await flush()
+    const listener = vi.fn()
+    tm.subscribe(listener)
+    const detach = tm.confirmations.attachPresenter()
+    expect(tm.confirmations.hasPresenter()).toBe(true)
+    expect(tm.manifest({ caller: 'mcp' }).tools.map((t) => t.name)).toEqual(['tickets.close'])
+    await flush()
+    expect(listener).toHaveBeenLastCalledWith(2)
+    detach()
+    detach()
+    expect(tm.manifest({ caller: 'mcp' }).tools).toEqual([])
+    await flush()
+    expect(listener).toHaveBeenLastCalledWith(3)
+    expect(listener).toHaveBeenCalledTimes(2)
+  })
+
+  it('counts presenters: hidden again only when the last one detaches', () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    const a = tm.confirmations.attachPresenter()
+    const b = tm.confirmations.attachPresenter()
+    a()
+    expect(tm.confirmations.hasPresenter()).toBe(true)
+    b()
+    expect(tm.confirmations.hasPresenter()).toBe(false)
+  })
+
+  it('withdraws a waiting inline call with cancelled policy when the last presenter detaches', async () => {
+    const tm = createToolmark()
+    const detach = tm.confirmations.attachPresenter()
+    registerClose(tm)
+    const pending = tm.call('tickets.close', { id: 1 }, { caller: 'mcp' })
+    await flush()
+    detach()
+    expect(await pending).toEqual({ status: 'cancelled', by: 'policy' })
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('keeps a waiting inline call when a presenter remounts in the same tick (StrictMode)', async () => {
+    const tm = createToolmark()
+    const detach = tm.confirmations.attachPresenter()
+    registerClose(tm)
+    const pending = tm.call('tickets.close', { id: 1 }, { caller: 'mcp' })
+    await flush()
+    detach()
+    tm.confirmations.attachPresenter()
+    await flush()
+    expect(tm.confirmations.list()).toHaveLength(1)
+    await tm.confirmations.approve(tm.confirmations.list()[0].id)
+    expect((await pending).status).toBe('ok')
+  })
+})
+
+describe('confirm events', () => {
+  it('emits requested, then approved with the result', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    const confirms: ConfirmEvent[] = []
+    tm.events.on('confirm', (e) => confirms.push(e))
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    await tm.confirmations.approve(id)
+    expect(confirms.map((e) => [e.type, e.entry.id, e.result])).toEqual([
+      ['requested', id, undefined],
+      ['approved', id, { status: 'ok', data: { closed: 1 } }],
+    ])
+  })
+
+  it('emits rejected with cancelled operator', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    registerClose(tm)
+    const confirms: ConfirmEvent[] = []
+    tm.events.on('confirm', (e) => confirms.push(e))
+    const pending = tm.call('tickets.close', { id: 1 }, { caller: 'mcp' })
+    await flush()
+    await tm.confirmations.reject(tm.confirmations.list()[0].id)
+    await pending
+    expect(confirms.map((e) => [e.type, e.result])).toEqual([
+      ['requested', undefined],
+      ['rejected', { status: 'cancelled', by: 'operator' }],
+    ])
+  })
+})
+
+describe('confirmation(input): changes and staleness', () => {
+  it('carries changes in the result and the entry', async () => {
+    const tm = createToolmark()
+    registerClose(tm, {
+      confirmation: () => ({
+        summary: 'ignored: summary() wins',
+        changes: [{ path: 'status', before: 'open', after: 'closed' }, { path: 'note' }, 'junk'],
+      }),
+    })
+    const result = await tm.call('tickets.close', { id: 1 })
+    expect(result).toMatchObject({
+      summary: 'Close ticket #1',
+      changes: [{ path: 'status', before: 'open', after: 'closed' }, { path: 'note' }],
+    })
+    expect(tm.confirmations.list()[0].changes).toEqual([
+      { path: 'status', before: 'open', after: 'closed' },
+      { path: 'note' },
+    ])
+  })
+
+  it('uses confirmation().summary when the tool has no summary()', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'submit',
+      description: 'Submits',
+      hints: { consequential: true },
+      confirmation: () => ({ summary: 'Submit the form' }),
+      run: () => ok(1),
+    })
+    expect(await tm.call('submit')).toMatchObject({ summary: 'Submit the form' })
+  })
+
+  it('refuses stale on approval when isStale() says the state moved, and runs nothing (deferred)', async () => {
+    const tm = createToolmark()
+    let changed = false
+    const runs = registerClose(tm, { confirmation: () => ({ isStale: () => changed }) })
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    changed = true
+    expect(await tm.confirmations.approve(id)).toMatchObject({
+      status: 'refused',
+      code: 'stale',
+      rev: expect.any(Number),
+    })
+    expect(runs).toEqual([])
+  })
+
+  it('refuses stale on approval for an inline call too', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    let changed = false
+    const runs = registerClose(tm, { confirmation: () => ({ isStale: () => changed }) })
+    const pending = tm.call('tickets.close', { id: 1 }, { caller: 'mcp' })
+    await flush()
+    changed = true
+    await tm.confirmations.approve(tm.confirmations.list()[0].id)
+    expect(await pending).toMatchObject({ status: 'refused', code: 'stale' })
+    expect(runs).toEqual([])
+  })
+
+  it('treats an isStale() that throws as stale', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm, {
+      confirmation: () => ({
+        isStale: () => {
+          throw new Error('cannot tell')
+        },
+      }),
+    })
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    expect(await tm.confirmations.approve(id)).toMatchObject({ code: 'stale' })
+    expect(runs).toEqual([])
+  })
+})
+
+describe('approveAll and rejectAll', () => {
+  it('answers every pending entry', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    await tm.call('tickets.close', { id: 1 })
+    await tm.call('tickets.close', { id: 2 })
+    expect((await tm.confirmations.approveAll()).map((r) => r.status)).toEqual(['ok', 'ok'])
+    expect(runs.map((r) => (r.input as { id: number }).id)).toEqual([1, 2])
+    await tm.call('tickets.close', { id: 3 })
+    await tm.call('tickets.close', { id: 4 })
+    expect(await tm.confirmations.rejectAll('no')).toEqual([
+      { status: 'cancelled', by: 'operator' },
+      { status: 'cancelled', by: 'operator' },
+    ])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+})
+
+describe('the store as a snapshot source', () => {
+  it('returns the same list until something changes and notifies subscribers after each change', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    const empty = tm.confirmations.list()
+    expect(tm.confirmations.list()).toBe(empty)
+    const listener = vi.fn()
+    const off = tm.confirmations.subscribe(listener)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    expect(listener).toHaveBeenCalledTimes(1)
+    const one = tm.confirmations.list()
+    expect(one).not.toBe(empty)
+    expect(tm.confirmations.list()).toBe(one)
+    expect(Object.isFrozen(one)).toBe(true)
+    await tm.confirmations.reject(id)
+    expect(listener).toHaveBeenCalledTimes(2)
+    off()
+    await tm.call('tickets.close', { id: 2 })
+    expect(listener).toHaveBeenCalledTimes(2)
+  })
+
+  it('isolates a throwing subscriber', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    const after = vi.fn()
+    tm.confirmations.subscribe(() => {
+      throw new Error('bad')
+    })
+    tm.confirmations.subscribe(after)
+    expect((await tm.call('tickets.close', { id: 1 })).status).toBe('needs_confirmation')
+    expect(after).toHaveBeenCalled()
+  })
+})
+
+describe('ctx.confirm inside run', () => {
+  const registerAsking = (tm: Toolmark) => {
+    const answers: unknown[] = []
+    tm.register({
+      name: 'import',
+      description: 'Imports, asking first',
+      sensitive: ['token'],
+      run: async (_input, ctx: ToolContext) => {
+        const answer = await ctx.confirm({
+          summary: 'Overwrite 3 records?',
+          changes: [{ path: 'token', before: 'old', after: 'new' }],
+        })
+        answers.push(answer)
+        return ok(answer.approved ? 'imported' : 'skipped')
+      },
+    })
+    return answers
+  }
+
+  it('asks a person inline whatever the caller and continues with the answer', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const answers = registerAsking(tm)
+    const pending = tm.call('import', {}, { caller: 'inapp' })
+    await flush()
+    const [entry] = tm.confirmations.list()
+    expect(entry).toMatchObject({
+      tool: 'import',
+      caller: 'inapp',
+      mode: 'inline',
+      summary: 'Overwrite 3 records?',
+      changes: [{ path: 'token', before: '[redacted]', after: '[redacted]' }],
+    })
+    expect(await tm.confirmations.approve(entry.id)).toEqual({ status: 'ok', data: null })
+    expect(await pending).toEqual({ status: 'ok', data: 'imported' })
+    expect(answers).toEqual([{ approved: true }])
+  })
+
+  it('resolves approved false with the reason on reject', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const answers = registerAsking(tm)
+    const pending = tm.call('import')
+    await flush()
+    await tm.confirmations.reject(tm.confirmations.list()[0].id, 'Too risky')
+    expect(await pending).toEqual({ status: 'ok', data: 'skipped' })
+    expect(answers).toEqual([{ approved: false, reason: 'Too risky' }])
+  })
+
+  it('resolves approved false at once when no presenter is attached', async () => {
+    const tm = createToolmark()
+    const answers = registerAsking(tm)
+    expect(await tm.call('import')).toEqual({ status: 'ok', data: 'skipped' })
+    expect(answers).toEqual([{ approved: false, reason: 'no_presenter' }])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('withdraws its entry when the tool goes away', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const answers: unknown[] = []
+    const handle = tm.register({
+      name: 'ask',
+      description: 'Asks',
+      run: async (_input, ctx) => {
+        answers.push(await ctx.confirm({ summary: 'Sure?' }))
+        return ok(null)
+      },
+    })
+    const pending = tm.call('ask')
+    await flush()
+    handle.dispose()
+    await pending
+    expect(answers).toEqual([{ approved: false, reason: 'withdrawn' }])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+})

@@ -1,0 +1,40 @@
+import * as core from '../src/index'
+import * as testing from '../src/testing'
+
+describe('public entry points', () => {
+  it('exports exactly these runtime values from @toolmark/core', () => {
+    expect(Object.keys(core).sort()).toEqual(
+      [
+        'CALLERS',
+        'DEFAULT_LIMITS',
+        'REDACTED',
+        'cancelled',
+        'createToolmark',
+        'errorResult',
+        'invalid',
+        'isToolName',
+        'isToolResult',
+        'ok',
+        'refuse',
+        'reportError',
+        'toLlmName',
+      ].sort(),
+    )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/testing', () => {
+    expect(Object.keys(testing).sort()).toEqual(['createTestToolmark'])
+  })
+
+  it('exports the five result helpers of the seed as functions', () => {
+    for (const name of ['ok', 'invalid', 'refuse', 'cancelled', 'errorResult'] as const) {
+      expect(typeof core[name]).toBe('function')
+    }
+  })
+
+  it('lists the callers in a stable, frozen order', () => {
+    expect(core.CALLERS).toEqual(['inapp', 'webmcp', 'mcp', 'test', 'human'])
+    expect(Object.isFrozen(core.CALLERS)).toBe(true)
+    expect(Object.isFrozen(core.DEFAULT_LIMITS)).toBe(true)
+  })
+})

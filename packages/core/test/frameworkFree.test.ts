@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createToolmark, ok } from '../src/index'
+import { createTestToolmark } from '../src/testing'
+
+// If core touched React anywhere, this empty stand-in would break it.
+vi.mock('react', () => ({}))
+vi.mock('react-dom', () => ({}))
+
+const coreDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(full)
+    return /\.tsx?$/.test(entry.name) ? [full] : []
+  })
+
+const importSpecifiers = (source: string): string[] => {
+  const found: string[] = []
+  // Statements only (at the start of a line), so prose in comments and strings is not counted.
+  const pattern =
+    /^\s*(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm
+  for (const match of source.matchAll(pattern)) found.push(match[1] ?? match[2] ?? match[3])
+  return found
+}
+
+describe('framework-free core', () => {
+  it('imports and runs a call while react is mocked to an empty module', async () => {
+    const tm = createToolmark()
+    tm.register({ name: 'ping', description: 'Pings', run: () => ok('pong') })
+    expect(await tm.call('ping')).toEqual({ status: 'ok', data: 'pong' })
+    const test = createTestToolmark({ answer: 'approve' })
+    test.register({
+      name: 'close',
+      description: 'Closes',
+      hints: { consequential: true },
+      run: () => ok(1),
+    })
+    expect(await test.call('close', {}, { caller: 'mcp' })).toEqual({ status: 'ok', data: 1 })
+  })
+
+  it('declares no runtime dependencies in packages/core/package.json', () => {
+    const pkg = JSON.parse(readFileSync(path.join(coreDir, 'package.json'), 'utf8'))
+    expect(pkg.dependencies ?? {}).toEqual({})
+    expect(pkg.peerDependencies ?? {}).toEqual({})
+  })
+
+  it('imports nothing but its own files in any core source', () => {
+    const files = sourceFiles(path.join(coreDir, 'src'))
+    expect(files.length).toBeGreaterThan(10)
+    const outside: string[] = []
+    let seen = 0
+    for (const file of files) {
+      for (const specifier of importSpecifiers(readFileSync(file, 'utf8'))) {
+        seen++
+        if (!specifier.startsWith('.'))
+          outside.push(`${path.relative(coreDir, file)}: ${specifier}`)
+      }
+    }
+    expect(seen).toBeGreaterThan(50)
+    expect(outside).toEqual([])
+  })
+
+  it('names no React, react-hook-form or TanStack module in any core source', () => {
+    for (const file of sourceFiles(path.join(coreDir, 'src'))) {
+      const source = readFileSync(file, 'utf8')
+      expect(source, file).not.toMatch(
+        /from\s+['"](react|react-dom|react-hook-form|@tanstack\/[^'"]+)['"]/,
+      )
+      expect(source, file).not.toMatch(/require\(\s*['"]react/)
+    }
+  })
+})

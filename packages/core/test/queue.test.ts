@@ -1,0 +1,173 @@
+import { createToolmark, ok, type ToolResult } from '../src/index'
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0))
+
+/** A tool whose runs wait until the test lets each one go, in order. */
+const gated = () => {
+  const gates: Array<() => void> = []
+  const log: string[] = []
+  const run = (input: unknown) => {
+    const label = String((input as { label?: string } | undefined)?.label ?? '')
+    log.push(`start ${label}`)
+    return new Promise<ToolResult>((resolve) =>
+      gates.push(() => {
+        log.push(`end ${label}`)
+        resolve(ok(label))
+      }),
+    )
+  }
+  return { gates, log, run }
+}
+
+const labelInput = {
+  '~standard': {
+    version: 1 as const,
+    vendor: 'test',
+    validate: (value: unknown) => ({ value: value as { label: string } }),
+  },
+}
+
+describe('per-scope queue', () => {
+  it('runs two calls in one scope one after the other', async () => {
+    const tm = createToolmark()
+    const { gates, log, run } = gated()
+    const scope = tm.scope('tickets')
+    tm.register({ name: 'a', description: 'A', input: labelInput, inputSchema: {}, run }, { scope })
+    tm.register({ name: 'b', description: 'B', input: labelInput, inputSchema: {}, run }, { scope })
+    const first = tm.call('tickets.a', { label: '1' })
+    const second = tm.call('tickets.b', { label: '2' })
+    await tick()
+    expect(log).toEqual(['start 1'])
+    gates[0]()
+    expect(await first).toEqual({ status: 'ok', data: '1' })
+    await tick()
+    expect(log).toEqual(['start 1', 'end 1', 'start 2'])
+    gates[1]()
+    expect(await second).toEqual({ status: 'ok', data: '2' })
+  })
+
+  it('runs calls in two scopes in parallel', async () => {
+    const tm = createToolmark()
+    const { gates, log, run } = gated()
+    tm.register(
+      { name: 'a', description: 'A', input: labelInput, inputSchema: {}, run },
+      { scope: tm.scope('one') },
+    )
+    tm.register(
+      { name: 'a', description: 'A', input: labelInput, inputSchema: {}, run },
+      { scope: tm.scope('two') },
+    )
+    const first = tm.call('one.a', { label: '1' })
+    const second = tm.call('two.a', { label: '2' })
+    await tick()
+    expect(log).toEqual(['start 1', 'start 2'])
+    gates[1]()
+    gates[0]()
+    expect(await Promise.all([first, second])).toEqual([
+      { status: 'ok', data: '1' },
+      { status: 'ok', data: '2' },
+    ])
+  })
+
+  it('keeps the order calls arrived in', async () => {
+    const tm = createToolmark()
+    const { gates, log, run } = gated()
+    tm.register({ name: 'a', description: 'A', input: labelInput, inputSchema: {}, run })
+    const calls = ['1', '2', '3', '4'].map((label) => tm.call('a', { label }))
+    for (let i = 0; i < 4; i++) {
+      await tick()
+      gates[i]()
+    }
+    await Promise.all(calls)
+    expect(log.filter((l) => l.startsWith('start'))).toEqual([
+      'start 1',
+      'start 2',
+      'start 3',
+      'start 4',
+    ])
+  })
+
+  it('refuses the 33rd queued call with busy while 32 wait behind a running one', async () => {
+    const tm = createToolmark()
+    const { gates, run } = gated()
+    tm.register({ name: 'a', description: 'A', input: labelInput, inputSchema: {}, run })
+    const running = tm.call('a', { label: 'running' })
+    await tick()
+    const waiting = Array.from({ length: 32 }, (_, i) => tm.call('a', { label: `w${i}` }))
+    await tick()
+    const refused = await tm.call('a', { label: 'one too many' })
+    expect(refused).toMatchObject({ status: 'refused', code: 'busy' })
+    expect((refused as { message: string }).message).toContain('32 calls are already waiting')
+    // Everything accepted still runs.
+    gates[0]()
+    for (let i = 1; i <= 32; i++) {
+      await tick()
+      gates[i]()
+    }
+    const results = await Promise.all([running, ...waiting])
+    expect(results.every((r) => r.status === 'ok')).toBe(true)
+    // With the line empty again, calls are accepted.
+    const again = tm.call('a', { label: 'again' })
+    await tick()
+    gates[33]()
+    expect(await again).toEqual({ status: 'ok', data: 'again' })
+  })
+
+  it('honours limits.queuePerScope', async () => {
+    const tm = createToolmark({ limits: { queuePerScope: 1 } })
+    const { gates, run } = gated()
+    tm.register({ name: 'a', description: 'A', input: labelInput, inputSchema: {}, run })
+    const first = tm.call('a', { label: '1' })
+    await tick()
+    const second = tm.call('a', { label: '2' })
+    await tick()
+    expect(await tm.call('a', { label: '3' })).toMatchObject({ code: 'busy' })
+    gates[0]()
+    await tick()
+    gates[1]()
+    await Promise.all([first, second])
+  })
+
+  it('lets a queued call leave the line when its signal aborts, and the rest move up', async () => {
+    const tm = createToolmark()
+    const { gates, log, run } = gated()
+    tm.register({ name: 'a', description: 'A', input: labelInput, inputSchema: {}, run })
+    const controller = new AbortController()
+    const first = tm.call('a', { label: '1' })
+    const second = tm.call('a', { label: '2' }, { signal: controller.signal })
+    const third = tm.call('a', { label: '3' })
+    await tick()
+    controller.abort()
+    expect(await second).toEqual({ status: 'cancelled', by: 'signal' })
+    gates[0]()
+    await first
+    await tick()
+    expect(log).toEqual(['start 1', 'end 1', 'start 3'])
+    gates[1]()
+    expect(await third).toEqual({ status: 'ok', data: '3' })
+  })
+
+  it('frees the slot when a run throws, so the next call runs', async () => {
+    const tm = createToolmark()
+    let calls = 0
+    tm.register({
+      name: 'flaky',
+      description: 'Throws once',
+      run: async () => {
+        calls++
+        if (calls === 1) throw new Error('first call fails')
+        return ok('second works')
+      },
+    })
+    const [a, b] = await Promise.all([tm.call('flaky'), tm.call('flaky')])
+    expect(a).toEqual({ status: 'error', message: 'Tool failed' })
+    expect(b).toEqual({ status: 'ok', data: 'second works' })
+  })
+
+  it('does not count refused calls against the line', async () => {
+    const tm = createToolmark({ limits: { queuePerScope: 1 } })
+    tm.register({ name: 'a', description: 'A', run: () => ok(1) })
+    for (let i = 0; i < 5; i++) await tm.call('missing')
+    expect(await tm.call('a')).toEqual({ status: 'ok', data: 1 })
+  })
+})
