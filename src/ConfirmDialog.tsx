@@ -372,7 +372,7 @@ export function ConfirmDialog({
             renderChanges ? (
               renderChanges(entry.changes)
             ) : (
-              <ChangeTable changes={entry.changes} labels={labels} />
+              <ChangeTable changes={entry.changes} fieldLabels={entry.labels} labels={labels} />
             )
           ) : null}
           {shownOutcomes.length > 0 ? (
@@ -464,7 +464,15 @@ function assignRef<T>(ref: Ref<T> | undefined, value: T | null): (() => void) | 
   return undefined
 }
 
-function ChangeTable({ changes, labels }: { changes: FieldChange[]; labels: ConfirmDialogLabels }) {
+function ChangeTable({
+  changes,
+  fieldLabels,
+  labels,
+}: {
+  changes: FieldChange[]
+  fieldLabels: Record<string, string> | undefined
+  labels: ConfirmDialogLabels
+}) {
   return (
     <table data-part="changes" aria-label={labels.changes}>
       <thead>
@@ -477,7 +485,7 @@ function ChangeTable({ changes, labels }: { changes: FieldChange[]; labels: Conf
       <tbody>
         {changes.map((change) => (
           <tr key={change.path}>
-            <th scope="row">{changeLabel(change)}</th>
+            <th scope="row">{fieldLabels?.[change.path] || change.path}</th>
             <td data-part="before">
               <Value present={'before' in change} value={change.before} labels={labels} />
             </td>
@@ -489,12 +497,6 @@ function ChangeTable({ changes, labels }: { changes: FieldChange[]; labels: Conf
       </tbody>
     </table>
   )
-}
-
-/** A change may carry a person-facing `label` (form fields do); the path otherwise. */
-function changeLabel(change: FieldChange): string {
-  const label = (change as FieldChange & { label?: unknown }).label
-  return typeof label === 'string' && label !== '' ? label : change.path
 }
 
 function Value({

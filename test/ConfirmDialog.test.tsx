@@ -75,6 +75,37 @@ describe('ConfirmDialog', () => {
     expect(screen.getByRole('alertdialog')).toHaveTextContent(`Requested by ${label}`)
   })
 
+  it('names a changed field by its label and falls back to its path', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'ticket.submit',
+      title: 'Create ticket',
+      description: 'Submits the ticket form',
+      hints: { consequential: true },
+      confirmation: () => ({
+        changes: [
+          { path: 'requester.email', after: 'ana@example.com' },
+          { path: 'title', after: 'Printer jammed' },
+        ],
+        labels: { 'requester.email': 'Requester email' },
+      }),
+      run: () => ok(true),
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    await act(() => tm.call('ticket.submit', {}, { caller: 'inapp' }))
+
+    const table = within(screen.getByRole('alertdialog')).getByRole('table')
+    expect(within(table).getByRole('rowheader', { name: 'Requester email' })).toBeInTheDocument()
+    expect(within(table).getByRole('rowheader', { name: 'title' })).toBeInTheDocument()
+  })
+
   it('shows the tool name when the tool has no title', async () => {
     const tm = createToolmark()
     tm.register({

@@ -1,0 +1,186 @@
+/**
+ * Dot paths over plain form values: reading, copy-on-write writing, equality and cloning.
+ * Form values are plain objects, arrays, primitives and dates; anything else is treated as an
+ * opaque value (compared and copied by reference).
+ */
+
+/** Path segments that could reach an object's prototype; never accepted from an agent. */
+export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'prototype',
+  'constructor',
+])
+
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (value === null || typeof value !== 'object') return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+const hasOwn = (target: object, key: string) => Object.prototype.hasOwnProperty.call(target, key)
+
+/** Joins a parent path and a segment (`''` is the root). */
+export const joinPath = (parent: string, segment: string | number): string =>
+  parent === '' ? String(segment) : `${parent}.${segment}`
+
+/** Splits a dot path into segments (`''` → none). */
+export const splitPath = (path: string): string[] => (path === '' ? [] : path.split('.'))
+
+/** Whether `path` is `ancestor` itself or lies below it. */
+export const isAtOrBelow = (path: string, ancestor: string): boolean =>
+  ancestor === '' || path === ancestor || path.startsWith(`${ancestor}.`)
+
+/**
+ * A lookup of whether a path overlaps any of `paths` (equal, above or below one), in time
+ * proportional to the path's depth rather than to the number of paths.
+ */
+export function overlapIndex(paths: readonly string[]): (path: string) => boolean {
+  if (paths.length === 0) return () => false
+  const exact = new Set(paths)
+  const above = new Set<string>()
+  for (const path of paths) {
+    for (let dot = path.lastIndexOf('.'); dot > 0; dot = path.lastIndexOf('.', dot - 1)) {
+      above.add(path.slice(0, dot))
+    }
+  }
+  return (path) => {
+    if (exact.has(path) || above.has(path)) return true
+    for (let dot = path.lastIndexOf('.'); dot > 0; dot = path.lastIndexOf('.', dot - 1)) {
+      if (exact.has(path.slice(0, dot))) return true
+    }
+    return false
+  }
+}
+
+/** Reads a path through own properties only; `undefined` when any step is missing. */
+export function getIn(value: unknown, segments: readonly string[]): unknown {
+  let current = value
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined
+    if (Array.isArray(current)) {
+      if (!/^\d+$/.test(segment)) return undefined
+      current = current[Number(segment)]
+    } else if (hasOwn(current, segment)) {
+      current = (current as Record<string, unknown>)[segment]
+    } else {
+      return undefined
+    }
+  }
+  return current
+}
+
+/** Sets an own property; `__proto__` becomes a plain data property, never a prototype write. */
+export const defineOwn = (target: Record<string, unknown>, key: string, value: unknown) => {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  } else target[key] = value
+}
+
+/** A shallow copy of an object's own enumerable properties (`{}` for anything else). */
+function shallowCopy(node: unknown): Record<string, unknown> {
+  if (node === null || typeof node !== 'object' || Array.isArray(node)) return {}
+  // Spread defines own data properties (an own `__proto__` key included), like defineOwn.
+  return { ...(node as Record<string, unknown>) }
+}
+
+/**
+ * A copy of `root` with `value` at the path; only the objects along the path are copied, so the
+ * caller's values are never mutated. Missing steps become plain objects.
+ */
+export function setIn(root: unknown, segments: readonly string[], value: unknown): unknown {
+  if (segments.length === 0) return value
+  const [head, ...rest] = segments
+  if (Array.isArray(root) && /^\d+$/.test(head)) {
+    const copy = root.slice()
+    copy[Number(head)] = setIn(root[Number(head)], rest, value)
+    return copy
+  }
+  const copy = shallowCopy(root)
+  defineOwn(copy, head, setIn(copy[head], rest, value))
+  return copy
+}
+
+/**
+ * `setIn` for many paths at once: each object along the paths is copied once, so writing n
+ * fields costs O(n), not O(n²). The caller's values are never mutated.
+ */
+export function setManyIn(
+  root: unknown,
+  entries: Iterable<readonly [readonly string[], unknown]>,
+): unknown {
+  const copies = new WeakSet<object>()
+  const writable = (node: unknown, head: string): Record<string, unknown> | unknown[] => {
+    if (node !== null && typeof node === 'object' && copies.has(node)) {
+      return node as Record<string, unknown> | unknown[]
+    }
+    let copy: Record<string, unknown> | unknown[]
+    if (Array.isArray(node) && /^\d+$/.test(head)) copy = node.slice()
+    else copy = shallowCopy(node)
+    copies.add(copy)
+    return copy
+  }
+  const write = (
+    node: unknown,
+    segments: readonly string[],
+    i: number,
+    value: unknown,
+  ): unknown => {
+    const head = segments[i]
+    const container = writable(node, head)
+    if (Array.isArray(container)) {
+      const index = Number(head)
+      container[index] =
+        i + 1 === segments.length ? value : write(container[index], segments, i + 1, value)
+    } else {
+      const next =
+        i + 1 === segments.length ? value : write(container[head], segments, i + 1, value)
+      defineOwn(container, head, next)
+    }
+    return container
+  }
+  let out = root
+  for (const [segments, value] of entries) {
+    out = segments.length === 0 ? value : write(out, segments, 0, value)
+  }
+  return out
+}
+
+/** Structural equality for form values; dates by time, other objects by reference. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false
+  if (a instanceof Date || b instanceof Date) {
+    return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false
+    return true
+  }
+  if (!isPlainObject(a) || !isPlainObject(b)) return false
+  const keysA = Object.keys(a).filter((k) => a[k] !== undefined)
+  const keysB = Object.keys(b).filter((k) => b[k] !== undefined)
+  if (keysA.length !== keysB.length) return false
+  for (const key of keysA) if (!hasOwn(b, key) || !deepEqual(a[key], b[key])) return false
+  return true
+}
+
+/** A deep copy of plain objects, arrays and dates; other objects are kept by reference. */
+export function cloneValue<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value
+  if (value instanceof Date) return new Date(value.getTime()) as T
+  if (Array.isArray(value)) return value.map(cloneValue) as T
+  if (!isPlainObject(value)) return value
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) defineOwn(out, key, cloneValue(value[key]))
+  return out as T
+}
+
+/** Whether a value counts as "no value" in a `FieldChange` (the side is left out). */
+export const isNoValue = (value: unknown): boolean =>
+  value === undefined || value === null || value === ''

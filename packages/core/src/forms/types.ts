@@ -1,0 +1,153 @@
+import type {
+  FieldChange,
+  JsonSchema,
+  ResultIssue,
+  Scope,
+  StandardSchemaV1,
+  ToolHints,
+} from '../types'
+
+/** One field of a form, as its adapter sees it. */
+export interface FormField {
+  /** Dot path of the field's value (`customer.email`, `items.0.name`). */
+  path: string
+  /** What a person reads next to the field. */
+  label?: string
+  /** The input element, when there is one: `type` and `autocomplete` reveal secrets. */
+  element?: unknown
+  /** The adapter knows the field holds a secret. */
+  sensitive?: boolean
+}
+
+/** Who writes through `FormAdapter.setValues`: a fill, or the undo of one. */
+export type FormWriteSource = 'agent' | 'undo'
+
+/** What submitting the form came to: the app's `onSubmit` value, or validation issues. */
+export type FormSubmitOutcome = { ok: true; data: unknown } | { ok: false; issues: ResultIssue[] }
+
+/**
+ * The bridge between form tools and a form library. An adapter only reads and writes; every
+ * decision (what to overwrite, validation, undo, redaction) is made by `createFormTools`.
+ */
+export interface FormAdapter<TValues = Record<string, unknown>> {
+  /** The current values (not mutated by the caller). */
+  getValues(): TValues
+  /** The values the form started from: submit confirmations diff against them. */
+  defaultValues?(): unknown
+  /** Writes values at dot paths; arrays are written whole. */
+  setValues(
+    values: ReadonlyMap<string, unknown>,
+    options: { source: FormWriteSource },
+  ): void | Promise<void>
+  /**
+   * Paths the user changed (for react-hook-form: dirty or touched fields). Core keeps only those
+   * whose value differs from what the agent last wrote there (or from the default value).
+   */
+  dirtyPaths(): readonly string[]
+  /** Validates and submits the way the app does; resolves with the outcome. */
+  submit(options: { signal: AbortSignal }): Promise<FormSubmitOutcome>
+  /** The form's fields, for labels and to find secrets. */
+  fields(): readonly FormField[]
+}
+
+/** An allowed value of a field, for `<form>.options`. */
+export interface FormOption {
+  value: string | number | boolean | null
+  title: string
+}
+
+/** Looks up the allowed values of a field; `signal` aborts on timeout or cancellation. */
+export type FormOptionsLookup = (args: {
+  query: string
+  signal: AbortSignal
+}) => readonly FormOption[] | Promise<readonly FormOption[]>
+
+/**
+ * What form tools remember across registrations of one form: the values the agent last wrote
+ * (so it may rewrite its own values) and the paths found sensitive (sensitive stays sensitive).
+ */
+export interface FormMemory {
+  /** The value the agent last wrote at each path. */
+  readonly agentWrites: Map<string, unknown>
+  /** Patterns of fields found sensitive on their elements. */
+  readonly sensitive: Set<string>
+}
+
+/** Options of `createFormTools`. */
+export interface FormToolsOptions<TValues = Record<string, unknown>> {
+  /** Prefix of the tools' names: `ticket` registers `ticket.fill`, `ticket.submit`, … */
+  name: string
+  /** What the form is for, for the model; every tool's description starts with it. */
+  description: string
+  /** For people (the confirmation dialog, devtools). */
+  title?: string
+  /** The form's schema (the one its resolver uses); fills are validated with it. */
+  schema: StandardSchemaV1
+  /** The form's JSON Schema, when `schema` has no Standard JSON Schema. */
+  jsonSchema?: JsonSchema
+  /** Paths whose values are masked everywhere (`'ssn'`, `'cards[].cvc'`). */
+  sensitive?: readonly string[]
+  /** Fields whose allowed values agents can look up with `<name>.options`. */
+  options?: Readonly<Record<string, FormOptionsLookup>>
+  /** The confirmation's one-liner for a submit; default `Submit <title or name>`. */
+  submitSummary?: (values: TValues) => string
+  /** Hints of `<name>.submit`. Default `{ consequential: true }`. */
+  hints?: ToolHints
+  /** The scope to register in. */
+  scope?: Scope
+  /** Keeps what the tools learned across registrations; see `createFormMemory`. */
+  memory?: FormMemory
+}
+
+/** The full names of a form's tools. */
+export interface FormToolNames {
+  fill: string
+  submit: string
+  state: string
+  /** Present when a field declares `options`. */
+  options?: string
+}
+
+/** Returned by `createFormTools`. */
+export interface FormTools {
+  readonly names: FormToolNames
+  /** Paths the user edited, by the rule fills follow. */
+  editedPaths(): string[]
+  /** Whether a form path is masked. */
+  isSensitive(path: string): boolean
+  /** Unregisters the tools; idempotent. */
+  dispose(): void
+}
+
+/** A field a fill or an undo left alone, and why. */
+export interface SkippedField {
+  path: string
+  /** `user_edited`: the user changed it; `changed`: it no longer holds what the fill wrote. */
+  reason: 'user_edited' | 'changed'
+}
+
+/** What `<form>.fill` and its undo return. */
+export interface FillResult {
+  /** What was written, sorted by path; sensitive values masked. */
+  changes: FieldChange[]
+  /** What was left alone, sorted by path. */
+  skipped: SkippedField[]
+}
+
+/** What `<form>.state` returns. */
+export interface FormStateResult {
+  /** Current values, sensitive ones masked. */
+  values: unknown
+  /** Current validation issues of the whole form. */
+  issues: ResultIssue[]
+  /** Paths the user edited (fills skip them unless `overwrite`). */
+  edited: string[]
+}
+
+/** What `<form>.options` returns. */
+export interface FormOptionsResult {
+  field: string
+  options: FormOption[]
+  /** More matched than were returned: narrow the query. */
+  more: boolean
+}

@@ -1,0 +1,619 @@
+import { StrictMode, useState } from 'react'
+import { act, render, screen, fireEvent } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { Controller, useFieldArray, useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
+import { createToolmark, REDACTED } from '@toolmark/core'
+import type { ToolResult, Toolmark } from '@toolmark/core'
+import { ToolProvider, ToolScope } from '@toolmark/react'
+import * as rhf from '@toolmark/react/rhf'
+import { useFormTool } from '@toolmark/react/rhf'
+import type { FormOptionsLookup } from '@toolmark/react/rhf'
+
+const schema = z.object({
+  title: z.string().min(1, 'Give the ticket a title'),
+  priority: z.enum(['low', 'normal', 'high']),
+  estimate: z.number().int().min(0),
+  due: z.coerce.date(),
+  urgent: z.boolean(),
+  customer: z.object({ name: z.string(), email: z.string() }),
+  password: z.string(),
+  items: z.array(z.object({ product: z.string().min(1, 'Name the product') })),
+})
+type Input = z.input<typeof schema>
+type Output = z.output<typeof schema>
+
+const defaults: Input = {
+  title: '',
+  priority: 'normal',
+  estimate: 0,
+  due: '2030-01-01',
+  urgent: false,
+  customer: { name: '', email: '' },
+  password: '',
+  items: [],
+}
+
+interface TicketFormProps {
+  onSubmit?: (values: Output) => unknown
+  options?: Record<string, FormOptionsLookup>
+  onRender?: () => void
+  toolmark?: Toolmark
+}
+
+function TicketForm({
+  onSubmit = (v) => ({ saved: v.title }),
+  options,
+  onRender,
+  toolmark,
+}: TicketFormProps) {
+  onRender?.()
+  const form = useForm<Input, unknown, Output>({
+    resolver: zodResolver(schema),
+    defaultValues: defaults,
+  })
+  const items = useFieldArray({ control: form.control, name: 'items' })
+  useFormTool(form, {
+    name: 'ticket',
+    title: 'Create ticket',
+    description: 'The new-ticket form.',
+    schema,
+    onSubmit,
+    options,
+    submitSummary: (values) => `Create "${values.title}"`,
+    toolmark,
+  })
+  const { errors, isDirty } = form.formState
+  return (
+    <form onSubmit={form.handleSubmit(onSubmit)}>
+      <label>
+        Title <input {...form.register('title')} />
+      </label>
+      {errors.title && <p role="alert">{errors.title.message}</p>}
+      <label>
+        Priority
+        <select {...form.register('priority')}>
+          <option value="low">Low</option>
+          <option value="normal">Normal</option>
+          <option value="high">High</option>
+        </select>
+      </label>
+      <label>
+        Estimate <input type="number" {...form.register('estimate', { valueAsNumber: true })} />
+      </label>
+      <label>
+        Due <input type="date" {...form.register('due')} />
+      </label>
+      <label>
+        Urgent <input type="checkbox" {...form.register('urgent')} />
+      </label>
+      <label>
+        Customer <input {...form.register('customer.name')} />
+      </label>
+      <label>
+        Email <input {...form.register('customer.email')} />
+      </label>
+      <label>
+        Password <input type="password" {...form.register('password')} />
+      </label>
+      <ul aria-label="Items">
+        {items.fields.map((field, i) => (
+          <li key={field.id}>
+            <input aria-label={`Item ${i + 1}`} {...form.register(`items.${i}.product`)} />
+          </li>
+        ))}
+      </ul>
+      <output aria-label="Unsaved">{isDirty ? 'unsaved changes' : 'saved'}</output>
+    </form>
+  )
+}
+
+function renderForm(props: TicketFormProps = {}) {
+  const tm = props.toolmark ?? createToolmark()
+  const view = render(
+    <StrictMode>
+      <ToolProvider toolmark={tm}>
+        <TicketForm {...props} />
+      </ToolProvider>
+    </StrictMode>,
+  )
+  return { tm, ...view }
+}
+
+const flush = () => act(async () => {})
+const call = (tm: Toolmark, name: string, input?: unknown, caller: 'inapp' | 'human' = 'inapp') =>
+  act(() => tm.call(name, input, { caller }))
+
+/** Records the id of each call, to undo it. */
+function callIds(tm: Toolmark) {
+  const ids: string[] = []
+  tm.events.on('result', (e) => ids.push(e.callId))
+  return ids
+}
+
+describe('useFormTool', () => {
+  it('is the only runtime export of @toolmark/react/rhf', () => {
+    expect(Object.keys(rhf)).toEqual(['useFormTool'])
+  })
+
+  it('registers fill, submit and state while mounted and removes them on unmount', async () => {
+    const { tm, unmount } = renderForm()
+    await flush()
+
+    expect(tm.manifest().tools.map((t) => t.name)).toEqual([
+      'ticket.fill',
+      'ticket.state',
+      'ticket.submit',
+    ])
+
+    unmount()
+    await flush()
+    expect(tm.manifest().tools).toEqual([])
+  })
+
+  it("ends StrictMode's extra mount cycle with each tool registered once", async () => {
+    const tm = createToolmark()
+    const register = tm.register.bind(tm)
+    let live = 0
+    vi.spyOn(tm, 'register').mockImplementation((def, options) => {
+      const handle = register(def, options)
+      live++
+      let disposed = false
+      return {
+        name: handle.name,
+        dispose() {
+          if (!disposed) live--
+          disposed = true
+          handle.dispose()
+        },
+      }
+    })
+
+    renderForm({ toolmark: tm })
+    await flush()
+
+    expect(live).toBe(3)
+    expect(tm.register).toHaveBeenCalledTimes(6)
+  })
+
+  it('fills inputs of every kind and returns the changes', async () => {
+    const { tm } = renderForm()
+    await flush()
+
+    const result = await call(tm, 'ticket.fill', {
+      values: {
+        title: 'Printer on fire',
+        priority: 'high',
+        estimate: 3,
+        due: '2030-02-01',
+        urgent: true,
+        customer: { name: 'Ada' },
+      },
+    })
+
+    expect(result).toEqual({
+      status: 'ok',
+      data: {
+        changes: [
+          { path: 'customer.name', after: 'Ada' },
+          { path: 'due', before: '2030-01-01', after: '2030-02-01' },
+          { path: 'estimate', before: 0, after: 3 },
+          { path: 'priority', before: 'normal', after: 'high' },
+          { path: 'title', after: 'Printer on fire' },
+          { path: 'urgent', before: false, after: true },
+        ],
+        skipped: [],
+      },
+    })
+    expect(screen.getByLabelText('Title')).toHaveValue('Printer on fire')
+    expect(screen.getByLabelText('Priority')).toHaveValue('high')
+    expect(screen.getByLabelText('Estimate')).toHaveValue(3)
+    expect(screen.getByLabelText('Due')).toHaveValue('2030-02-01')
+    expect(screen.getByLabelText('Urgent')).toBeChecked()
+    expect(screen.getByLabelText('Customer')).toHaveValue('Ada')
+  })
+
+  it('skips a field the user typed into unless overwrite is true', async () => {
+    const user = userEvent.setup()
+    const { tm } = renderForm()
+    await flush()
+    await user.type(screen.getByLabelText('Title'), 'Typed by hand')
+
+    const skipped = await call(tm, 'ticket.fill', { values: { title: 'Agent', urgent: true } })
+
+    expect(skipped).toMatchObject({
+      status: 'ok',
+      data: { skipped: [{ path: 'title', reason: 'user_edited' }] },
+    })
+    expect(screen.getByLabelText('Title')).toHaveValue('Typed by hand')
+
+    await call(tm, 'ticket.fill', { values: { title: 'Agent' }, overwrite: true })
+    expect(screen.getByLabelText('Title')).toHaveValue('Agent')
+  })
+
+  it('marks the form unsaved after a fill, yet lets the agent rewrite its own values', async () => {
+    const { tm } = renderForm()
+    await flush()
+
+    await call(tm, 'ticket.fill', { values: { title: 'First' } })
+    const again = await call(tm, 'ticket.fill', { values: { title: 'Second' } })
+    const state = await call(tm, 'ticket.state')
+
+    expect(screen.getByRole('status', { name: 'Unsaved' })).toHaveTextContent('unsaved changes')
+    expect(again).toMatchObject({ data: { changes: [{ path: 'title' }], skipped: [] } })
+    expect(state).toMatchObject({ status: 'ok', data: { edited: [] } })
+  })
+
+  it('keeps useFieldArray rows in sync with replace, $append and $remove', async () => {
+    const { tm } = renderForm()
+    await flush()
+    const rows = () =>
+      screen.getAllByRole('textbox', { name: /^Item / }).map((el) => (el as HTMLInputElement).value)
+
+    await call(tm, 'ticket.fill', {
+      values: { items: [{ product: 'Toner' }, { product: 'Paper' }] },
+    })
+    expect(rows()).toEqual(['Toner', 'Paper'])
+
+    await call(tm, 'ticket.fill', { values: { items: { $append: [{ product: 'Staples' }] } } })
+    expect(rows()).toEqual(['Toner', 'Paper', 'Staples'])
+
+    await call(tm, 'ticket.fill', { values: { items: { $remove: [0] } } })
+    expect(rows()).toEqual(['Paper', 'Staples'])
+  })
+
+  it('finds the password input and masks it, while onSubmit gets the real value', async () => {
+    const onSubmit = vi.fn((values: Output) => ({ id: 1, title: values.title }))
+    const { tm } = renderForm({ onSubmit })
+    await flush()
+
+    const filled = await call(tm, 'ticket.fill', {
+      values: { title: 'Reset my account', password: 'hunter2' },
+    })
+    const state = await call(tm, 'ticket.state')
+    const asked = await call(tm, 'ticket.submit')
+
+    expect(filled).toMatchObject({
+      data: { changes: [{ path: 'password', after: REDACTED }, { path: 'title' }] },
+    })
+    expect(state).toMatchObject({ data: { values: { password: REDACTED } } })
+    expect(asked).toMatchObject({
+      status: 'needs_confirmation',
+      summary: 'Create "Reset my account"',
+      changes: [{ path: 'password', after: REDACTED }, { path: 'title' }],
+    })
+    expect(screen.getByLabelText('Password')).toHaveValue('hunter2')
+
+    const done = await act(() =>
+      tm.confirmations.approve((asked as { confirmId: string }).confirmId),
+    )
+    expect(done).toEqual({ status: 'ok', data: { id: 1, title: 'Reset my account' } })
+    expect(onSubmit).toHaveBeenCalledTimes(1)
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({
+      password: 'hunter2',
+      due: new Date('2030-01-01'),
+    })
+  })
+
+  it('submits with the latest onSubmit after a re-render', async () => {
+    const tm = createToolmark()
+    const first = vi.fn(() => 'first')
+    const second = vi.fn(() => 'second')
+    const { rerender } = render(
+      <StrictMode>
+        <TicketForm toolmark={tm} onSubmit={first} />
+      </StrictMode>,
+    )
+    await flush()
+    rerender(
+      <StrictMode>
+        <TicketForm toolmark={tm} onSubmit={second} />
+      </StrictMode>,
+    )
+    await call(tm, 'ticket.fill', { values: { title: 'T' } })
+
+    const result = await call(tm, 'ticket.submit', {}, 'human')
+
+    expect(result).toEqual({ status: 'ok', data: 'second' })
+    expect(first).not.toHaveBeenCalled()
+  })
+
+  it('returns invalid with field paths when the resolver rejects, and the form shows the error', async () => {
+    const onSubmit = vi.fn()
+    const { tm } = renderForm({ onSubmit })
+    await flush()
+    await call(tm, 'ticket.fill', {
+      values: { items: [{ product: 'Toner' }, { product: 'Paper' }] },
+    })
+    fireEvent.change(screen.getByLabelText('Item 2'), { target: { value: '' } })
+
+    const result = await call(tm, 'ticket.submit', {}, 'human')
+
+    expect(result).toEqual({
+      status: 'invalid',
+      issues: [
+        { path: 'title', message: 'Give the ticket a title' },
+        { path: 'items.1.product', message: 'Name the product' },
+      ],
+    })
+    expect(screen.getByRole('alert')).toHaveTextContent('Give the ticket a title')
+    expect(onSubmit).not.toHaveBeenCalled()
+  })
+
+  it('refuses a submit approved after the user changed the form', async () => {
+    const onSubmit = vi.fn()
+    const { tm } = renderForm({ onSubmit })
+    await flush()
+    await call(tm, 'ticket.fill', { values: { title: 'Before' } })
+    const asked = (await call(tm, 'ticket.submit')) as { confirmId: string }
+
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'After' } })
+    const result = await act(() => tm.confirmations.approve(asked.confirmId))
+
+    expect(result).toMatchObject({ status: 'refused', code: 'stale' })
+    expect(onSubmit).not.toHaveBeenCalled()
+  })
+
+  it('runs a submit once when it is approved twice', async () => {
+    const onSubmit = vi.fn(async () => {
+      await new Promise((r) => setTimeout(r, 5))
+      return 'saved'
+    })
+    const { tm } = renderForm({ onSubmit })
+    await flush()
+    await call(tm, 'ticket.fill', { values: { title: 'Once' } })
+    const asked = (await call(tm, 'ticket.submit')) as { confirmId: string }
+
+    const results = await act(() =>
+      Promise.all([
+        tm.confirmations.approve(asked.confirmId),
+        tm.confirmations.approve(asked.confirmId),
+      ]),
+    )
+
+    expect(onSubmit).toHaveBeenCalledTimes(1)
+    expect(results.map((r: ToolResult) => r.status).sort()).toEqual(['ok', 'refused'])
+  })
+
+  it('undoes a fill in the inputs, keeping what the user typed since', async () => {
+    const user = userEvent.setup()
+    const { tm } = renderForm()
+    const ids = callIds(tm)
+    await flush()
+    await call(tm, 'ticket.fill', { values: { title: 'Agent title', customer: { name: 'Ada' } } })
+    const fillId = ids.at(-1)!
+    await user.clear(screen.getByLabelText('Title'))
+    await user.type(screen.getByLabelText('Title'), 'Mine')
+
+    const undone = await act(() => tm.undo(fillId))
+
+    expect(undone).toEqual({
+      status: 'ok',
+      data: {
+        changes: [{ path: 'customer.name', before: 'Ada' }],
+        skipped: [{ path: 'title', reason: 'user_edited' }],
+      },
+    })
+    expect(screen.getByLabelText('Title')).toHaveValue('Mine')
+    expect(screen.getByLabelText('Customer')).toHaveValue('')
+  })
+
+  it('serves options lookups, always with the latest lookup', async () => {
+    const tm = createToolmark()
+    const lookup = (who: string) => vi.fn(async () => [{ value: 'u1', title: who }])
+    const first = lookup('Ada (first render)')
+    const second = lookup('Ada')
+    const { rerender } = render(
+      <StrictMode>
+        <TicketForm toolmark={tm} options={{ 'customer.name': first }} />
+      </StrictMode>,
+    )
+    await flush()
+    rerender(
+      <StrictMode>
+        <TicketForm toolmark={tm} options={{ 'customer.name': second }} />
+      </StrictMode>,
+    )
+
+    const result = await call(tm, 'ticket.options', { field: 'customer.name', query: 'ad' })
+
+    expect(result).toEqual({
+      status: 'ok',
+      data: { field: 'customer.name', options: [{ value: 'u1', title: 'Ada' }], more: false },
+    })
+    expect(second).toHaveBeenCalledWith(expect.objectContaining({ query: 'ad' }))
+    expect(first).not.toHaveBeenCalled()
+  })
+
+  it('renders the form component at most once per fill', async () => {
+    let renders = 0
+    const { tm } = renderForm({ onRender: () => renders++ })
+    await flush()
+    await call(tm, 'ticket.fill', { values: { title: 'Warm up' } })
+
+    const counts: number[] = []
+    for (const title of ['One', 'Two', 'Three']) {
+      const before = renders
+      await call(tm, 'ticket.fill', { values: { title, customer: { name: title }, urgent: true } })
+      counts.push(renders - before)
+    }
+
+    // StrictMode renders twice per commit in development: at most one commit per fill.
+    expect(Math.max(...counts)).toBeLessThanOrEqual(2)
+  })
+
+  it('keeps the agent’s own values its own when the tools register again', async () => {
+    const tm = createToolmark()
+    function Described({ description }: { description: string }) {
+      const form = useForm({ defaultValues: { title: '' } })
+      useFormTool(form, {
+        name: 'note',
+        description,
+        schema: z.object({ title: z.string() }),
+        onSubmit: () => null,
+        toolmark: tm,
+      })
+      return <input aria-label="Note title" {...form.register('title')} />
+    }
+    const { rerender } = render(
+      <StrictMode>
+        <Described description="A note." />
+      </StrictMode>,
+    )
+    await flush()
+    await call(tm, 'note.fill', { values: { title: 'Draft' } })
+
+    rerender(
+      <StrictMode>
+        <Described description="A note, with a longer description." />
+      </StrictMode>,
+    )
+    await flush()
+    const result = await call(tm, 'note.fill', { values: { title: 'Second draft' } })
+
+    expect(tm.describe('note.fill')?.description).toMatch(/^A note, with a longer description\./)
+    expect(result).toMatchObject({ status: 'ok', data: { skipped: [] } })
+    expect(screen.getByLabelText('Note title')).toHaveValue('Second draft')
+  })
+
+  it('warns once in development when the form has no resolver', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const tm = createToolmark({ dev: true })
+    function NoResolver() {
+      const form = useForm({ defaultValues: { title: '' } })
+      useFormTool(form, {
+        name: 'loose',
+        description: 'A form without a resolver.',
+        schema: z.object({ title: z.string() }),
+        onSubmit: () => null,
+        toolmark: tm,
+      })
+      return null
+    }
+
+    render(
+      <StrictMode>
+        <NoResolver />
+      </StrictMode>,
+    )
+    await flush()
+
+    expect(warn).toHaveBeenCalledTimes(1)
+    expect(warn.mock.calls[0][0]).toMatch(
+      /^\[toolmark\] useFormTool\("loose"\): the form has no resolver/,
+    )
+  })
+
+  it('takes the submit hints from the options', async () => {
+    const tm = createToolmark()
+    function Quick() {
+      const form = useForm({ resolver: zodResolver(schema), defaultValues: defaults })
+      useFormTool(form, {
+        name: 'quick',
+        description: 'A form an agent may submit alone.',
+        schema,
+        onSubmit: () => 'sent',
+        hints: {},
+        toolmark: tm,
+      })
+      return null
+    }
+    render(
+      <StrictMode>
+        <Quick />
+      </StrictMode>,
+    )
+    await flush()
+
+    expect(tm.describe('quick.submit')?.hints).toEqual({})
+    expect(await call(tm, 'quick.submit')).toMatchObject({ status: 'invalid' })
+  })
+
+  it('prefixes the names with the enclosing ToolScope', async () => {
+    const tm = createToolmark()
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ToolScope name="support">
+            <TicketForm />
+          </ToolScope>
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+
+    expect(tm.manifest().tools.map((t) => t.name)).toEqual([
+      'support.ticket.fill',
+      'support.ticket.state',
+      'support.ticket.submit',
+    ])
+  })
+
+  it('throws outside a provider without an explicit registry', () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+
+    expect(() => render(<TicketForm />)).toThrow(
+      /`useFormTool` must be used within `<ToolProvider>`/,
+    )
+  })
+})
+
+describe('useFormTool with a Controller', () => {
+  const pinSchema = z.object({ pin: z.string().length(4) })
+
+  function PinForm({ tm }: { tm: Toolmark }) {
+    const form = useForm({ resolver: zodResolver(pinSchema), defaultValues: { pin: '' } })
+    useFormTool(form, {
+      name: 'pin',
+      description: 'Sets the card PIN.',
+      schema: pinSchema,
+      onSubmit: () => null,
+      toolmark: tm,
+    })
+    const [shown, setShown] = useState(false)
+    return (
+      <>
+        <Controller
+          control={form.control}
+          name="pin"
+          render={({ field }) => (
+            <input
+              aria-label="PIN"
+              name={field.name}
+              type={shown ? 'text' : 'password'}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              ref={field.ref}
+            />
+          )}
+        />
+        <button type="button" onClick={() => setShown(true)}>
+          Show
+        </button>
+      </>
+    )
+  }
+
+  it('finds a secret input by name and keeps it masked after it turns visible', async () => {
+    const tm = createToolmark()
+    render(
+      <StrictMode>
+        <PinForm tm={tm} />
+      </StrictMode>,
+    )
+    await flush()
+
+    const first = await call(tm, 'pin.fill', { values: { pin: '1234' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Show' }))
+    const second = await call(tm, 'pin.fill', { values: { pin: '5678' } })
+
+    expect(screen.getByLabelText('PIN')).toHaveAttribute('type', 'text')
+    expect(screen.getByLabelText('PIN')).toHaveValue('5678')
+    expect(first).toMatchObject({ data: { changes: [{ path: 'pin', after: REDACTED }] } })
+    expect(second).toMatchObject({
+      data: { changes: [{ path: 'pin', before: REDACTED, after: REDACTED }] },
+    })
+  })
+})
