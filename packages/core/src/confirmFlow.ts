@@ -10,6 +10,7 @@ import type { ConfirmationEntry, ConfirmMode, FieldChange, ToolResult } from './
 export interface Prepared {
   summary: string
   changes?: FieldChange[]
+  labels?: Record<string, string>
   isStale?: () => boolean
 }
 
@@ -109,6 +110,13 @@ export function createConfirmFlow(
         prepared.changes = redactChanges(extra.changes.filter(isChange), record.sensitive)
       }
       if (typeof extra?.isStale === 'function') prepared.isStale = extra.isStale
+      if (extra?.labels && typeof extra.labels === 'object') {
+        const labels: Record<string, string> = {}
+        for (const [path, label] of Object.entries(extra.labels)) {
+          if (typeof label === 'string') labels[path] = label
+        }
+        prepared.labels = labels
+      }
       return prepared
     } catch (cause) {
       internals.errorEvent({
@@ -144,6 +152,7 @@ export function createConfirmFlow(
     }
     if (typeof record.def.title === 'string') entry.title = record.def.title
     if (prepared.changes) entry.changes = prepared.changes
+    if (prepared.labels) entry.labels = prepared.labels
     return deepFreeze(entry)
   }
 

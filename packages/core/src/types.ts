@@ -173,6 +173,8 @@ export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
   confirmation?: (input: TInput) => {
     summary?: string
     changes?: FieldChange[]
+    /** People-facing names of changed paths, shown by the dialog instead of the path. */
+    labels?: Record<string, string>
     isStale?: () => boolean
   }
   run(input: TInput, ctx: ToolContext): ToolResult<TOutput> | Promise<ToolResult<TOutput>>
@@ -282,6 +284,8 @@ export interface ConfirmationEntry {
   mode: ConfirmMode
   summary: string
   changes?: FieldChange[]
+  /** People-facing names of changed paths (`{ 'requester.email': 'Requester email' }`). */
+  labels?: Record<string, string>
   input: unknown
   hints: ToolHints
   createdAt: number
