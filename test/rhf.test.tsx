@@ -137,6 +137,50 @@ describe('useFormTool', () => {
     expect(Object.keys(rhf)).toEqual(['useFormTool'])
   })
 
+  it('names changed fields in the confirmation as a person reads them, radio groups by their legend', async () => {
+    const small = z.object({ title: z.string(), priority: z.enum(['low', 'high']) })
+    function SmallForm() {
+      const form = useForm({ defaultValues: { title: '', priority: 'low' as 'low' | 'high' } })
+      useFormTool(form, {
+        name: 'small',
+        description: 'A small form.',
+        schema: small,
+        onSubmit: () => null,
+      })
+      return (
+        <form>
+          <label htmlFor="small-title">
+            Title<span aria-hidden="true"> *</span>
+          </label>
+          <input id="small-title" {...form.register('title')} />
+          <fieldset>
+            <legend>Priority</legend>
+            <label>
+              <input type="radio" value="low" {...form.register('priority')} /> Low
+            </label>
+            <label>
+              <input type="radio" value="high" {...form.register('priority')} /> High
+            </label>
+          </fieldset>
+        </form>
+      )
+    }
+    const tm = createToolmark()
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <SmallForm />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+    await call(tm, 'small.fill', { values: { title: 'Printer jammed', priority: 'high' } })
+
+    await call(tm, 'small.submit', {})
+
+    expect(tm.confirmations.list()[0].labels).toEqual({ priority: 'Priority', title: 'Title' })
+  })
+
   it('registers fill, submit and state while mounted and removes them on unmount', async () => {
     const { tm, unmount } = renderForm()
     await flush()

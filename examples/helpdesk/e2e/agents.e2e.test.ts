@@ -151,12 +151,12 @@ describe('the ticket form as agent tools (ticket.fill / ticket.submit)', () => {
     await dialog(page).waitFor()
     const table = dialog(page).getByRole('row')
     expect(await table.nth(1).locator('th, td').allTextContents()).toEqual([
-      'priority',
+      'Priority',
       'normal',
       expect.stringContaining('high'),
     ])
     expect(await table.nth(2).locator('th, td').allTextContents()).toEqual([
-      'title',
+      'Title',
       expect.anything(),
       expect.stringContaining('Printer jammed'),
     ])

@@ -1,0 +1,27 @@
+// Runs every benchmark in turn (`npm run bench`). Not part of `npm test`: each prints its own
+// ratios against a baseline measured in the same run.
+import { spawnSync } from 'node:child_process'
+
+const benches = [
+  ['call', 'node', ['bench/call.mjs'], {}],
+  [
+    'registration',
+    'npx',
+    ['vitest', 'bench', '--run', '--project', 'react', 'bench/registration.bench.tsx'],
+    { NODE_ENV: 'production' },
+  ],
+  ['fill', 'npx', ['vitest', 'run', '--config', 'bench/fill.config.ts'], {}],
+]
+
+const only = process.argv.slice(2)
+let failed = 0
+for (const [name, command, args, env] of benches) {
+  if (only.length > 0 && !only.includes(name)) continue
+  console.log(`\n=== bench/${name} ===`)
+  const run = spawnSync(command, args, {
+    stdio: 'inherit',
+    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true', ...env },
+  })
+  if (run.status !== 0) failed++
+}
+process.exitCode = failed === 0 ? 0 : 1
