@@ -4,28 +4,14 @@
  * fallbacks; logical properties keep the layout right in right-to-left pages.
  */
 
+import { themeDeclarations } from './themeTokens'
+
 /** The attribute every `<ConfirmDialog>` root carries; the styles are scoped under it. */
 export const ROOT_ATTRIBUTE = 'data-toolmark-confirm'
 
 const root = `[${ROOT_ATTRIBUTE}]`
 
-/** Public variable → light default, dark default. */
-const tokens: Record<string, [light: string, dark: string]> = {
-  bg: ['#ffffff', '#1b1e24'],
-  fg: ['#16181d', '#eceef2'],
-  muted: ['#4d5461', '#a9b0bd'],
-  border: ['#d3d7de', '#3c414c'],
-  surface: ['#f3f4f6', '#262a33'],
-  accent: ['#1d4ed8', '#8ab4ff'],
-  'accent-fg': ['#ffffff', '#0b1428'],
-  danger: ['#b42318', '#ff9b90'],
-  focus: ['#1d4ed8', '#8ab4ff'],
-}
-
-const theme = (index: 0 | 1) =>
-  Object.entries(tokens)
-    .map(([name, values]) => `--_${name}: var(--toolmark-dialog-${name}, ${values[index]});`)
-    .join(' ')
+const theme = themeDeclarations
 
 /** The stylesheet injected by `<ConfirmDialog>` unless `unstyled`. */
 export const confirmDialogCss = `

@@ -4,28 +4,14 @@
  * (`--toolmark-dialog-*`) with the same light and dark defaults, so one theme covers both.
  */
 
+import { themeDeclarations } from '../themeTokens'
+
 /** The attribute the devtools root carries; the styles are scoped under it. */
 export const DEVTOOLS_ATTRIBUTE = 'data-toolmark-devtools'
 
 const root = `[${DEVTOOLS_ATTRIBUTE}]`
 
-/** Public variable → light default, dark default (the values `<ConfirmDialog>` uses). */
-const tokens: Record<string, [light: string, dark: string]> = {
-  bg: ['#ffffff', '#1b1e24'],
-  fg: ['#16181d', '#eceef2'],
-  muted: ['#4d5461', '#a9b0bd'],
-  border: ['#d3d7de', '#3c414c'],
-  surface: ['#f3f4f6', '#262a33'],
-  accent: ['#1d4ed8', '#8ab4ff'],
-  'accent-fg': ['#ffffff', '#0b1428'],
-  danger: ['#b42318', '#ff9b90'],
-  focus: ['#1d4ed8', '#8ab4ff'],
-}
-
-const theme = (index: 0 | 1) =>
-  Object.entries(tokens)
-    .map(([name, values]) => `--_${name}: var(--toolmark-dialog-${name}, ${values[index]});`)
-    .join(' ')
+const theme = themeDeclarations
 
 /** The stylesheet `<ToolmarkDevtools>` renders inside its root. */
 export const devtoolsCss = `
