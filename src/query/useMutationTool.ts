@@ -2,7 +2,7 @@
 import { useLayoutEffect, useRef } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import type { MutationKey, QueryClient, QueryKey } from '@tanstack/react-query'
-import { errorResult, ok, refuse, reportError } from '@toolmark/core'
+import { ok, refuse } from '@toolmark/core'
 import type {
   JsonSchema,
   StandardSchemaV1,
@@ -13,6 +13,10 @@ import type {
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { useTool, type UseToolResult } from '../useTool'
 import { executeMutation, invalidateAll } from './executeMutation'
+import { failure } from './failure'
+
+const MUTATION_FAILED = { code: 'mutation_failed', what: 'mutation', message: 'Mutation failed' }
+const UNDO_FAILED = { code: 'undo_failed', what: 'undo', message: 'Undo failed' }
 
 /** Options of {@link useMutationTool}. */
 export interface UseMutationToolOptions<TInput = unknown, TData = unknown> {
@@ -106,7 +110,7 @@ export function useMutationTool<TInput = unknown, TData = unknown>(
     return typeof invalidates === 'function' ? invalidates(input, data) : (invalidates ?? [])
   }
 
-  const tool = useTool<TInput, TData>(
+  const tool: UseToolResult<TInput, TData> = useTool<TInput, TData>(
     {
       name: options.name,
       description: options.description,
@@ -136,14 +140,7 @@ export function useMutationTool<TInput = unknown, TData = unknown>(
         } catch (error) {
           // Thrown on: the registry reports the call as cancelled, not as failed.
           if (ctx.signal.aborted) throw error
-          reportError(tm, {
-            code: 'mutation_failed',
-            message: `The mutation of tool "${tool.name}" failed`,
-            tool: tool.name,
-            callId: ctx.callId,
-            cause: error,
-          })
-          return errorResult('Mutation failed')
+          return failure(tm, ctx, tool.name, MUTATION_FAILED, error)
         }
 
         if (options.undo) {
@@ -162,14 +159,7 @@ export function useMutationTool<TInput = unknown, TData = unknown>(
                 input,
               )
             } catch (error) {
-              reportError(tm, {
-                code: 'undo_failed',
-                message: `The undo of tool "${tool.name}" failed`,
-                tool: tool.name,
-                callId: ctx.callId,
-                cause: error,
-              })
-              return errorResult('Undo failed')
+              return failure(tm, ctx, tool.name, UNDO_FAILED, error)
             }
             return ok(null)
           })

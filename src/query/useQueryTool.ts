@@ -6,11 +6,14 @@ import type {
   QueryFunctionContext,
   QueryKey,
 } from '@tanstack/react-query'
-import { errorResult, ok, reportError } from '@toolmark/core'
+import { ok } from '@toolmark/core'
 import type { JsonSchema, StandardSchemaV1, Toolmark } from '@toolmark/core'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { useTool, type UseToolResult } from '../useTool'
+import { failure } from './failure'
 import { fetchForCall } from './fetchForCall'
+
+const QUERY_FAILED = { code: 'query_failed', what: 'query', message: 'Query failed' }
 
 /** Options of {@link useQueryTool}. */
 export interface UseQueryToolOptions<
@@ -97,7 +100,7 @@ export function useQueryTool<
   const client = useQueryClient(options.queryClient)
   const { queryKey, queryFn, select, staleTime } = options
 
-  const tool = useTool<TInput, TData>(
+  const tool: UseToolResult<TInput, TData> = useTool<TInput, TData>(
     {
       name: options.name,
       description: options.description,
@@ -124,14 +127,7 @@ export function useQueryTool<
         } catch (error) {
           // Thrown on: the registry reports the call as cancelled, not as failed.
           if (ctx.signal.aborted) throw error
-          reportError(tm, {
-            code: 'query_failed',
-            message: `The query of tool "${tool.name}" failed`,
-            tool: tool.name,
-            callId: ctx.callId,
-            cause: error,
-          })
-          return errorResult('Query failed')
+          return failure(tm, ctx, tool.name, QUERY_FAILED, error)
         }
         return ok(select ? select(data, input) : (data as unknown as TData))
       },
