@@ -113,12 +113,83 @@ tmListened.register({
 tmListened.events.on('call', () => listened++)
 tmListened.events.on('result', () => listened++)
 
-const [direct, directAwaited, viaCall, viaCallListened] = await compare(
+// The floor under tm.call, in the steps no pipeline can skip: validate with the Standard Schema,
+// one hop (a run never starts inside tm.call's frame), run, then the result as tm.call must hand
+// it out: a copy of every object, deep-frozen. `frozenLiteral` writes that copy out for this one
+// result shape, the lower bound; `frozenCopy` is the generic copy tm.call has to make, since it
+// cannot know a tool's result shape (the same steps as its own: keys, one store per key, freeze).
+const validate = input['~standard'].validate
+const NOT_PLAIN = Symbol('not plain')
+function frozenCopy(value) {
+  if (value === null || typeof value !== 'object') {
+    return typeof value === 'function' || typeof value === 'symbol' ? NOT_PLAIN : value
+  }
+  const proto = Object.getPrototypeOf(value)
+  if (proto === Array.prototype) {
+    const out = new Array(value.length)
+    for (let i = 0; i < value.length; i++) {
+      const item = frozenCopy(value[i])
+      if (item === NOT_PLAIN) return NOT_PLAIN
+      out[i] = item
+    }
+    return Object.freeze(out)
+  }
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN
+  const out = {}
+  const keys = Object.keys(value)
+  for (let i = 0; i < keys.length; i++) {
+    const item = frozenCopy(value[keys[i]])
+    if (item === NOT_PLAIN) return NOT_PLAIN
+    out[keys[i]] = item
+  }
+  return Object.freeze(out)
+}
+const frozenResult = (result) => {
+  const keys = Object.keys(result)
+  if (keys.length !== 2 || keys[0] !== 'status' || keys[1] !== 'data') return frozenCopy(result)
+  return Object.freeze({ status: result.status, data: frozenCopy(result.data) })
+}
+const frozenLiteral = (result) =>
+  Object.freeze({
+    status: result.status,
+    data: Object.freeze({ id: result.data.id, count: result.data.count }),
+  })
+const asyncRun = async (a) => ok({ id: a.id, count: a.limit ?? 10 })
+const tmAsync = createToolmark({ dev: false })
+tmAsync.register({
+  name: 'tickets.get',
+  description: 'Gets a ticket by id.',
+  input,
+  hints: { readOnly: true },
+  run: asyncRun,
+})
+
+const [
+  direct,
+  directAwaited,
+  floorHop,
+  floorLiteral,
+  floorGeneric,
+  viaCall,
+  viaCallListened,
+  directAsync,
+  viaCallAsync,
+] = await compare(
   [
     { fn: () => run(input.parse(args)) },
     { fn: async () => run(input.parse(args)) },
+    { fn: () => Promise.resolve(validate(args)).then((checked) => run(checked.value)) },
+    {
+      fn: () =>
+        Promise.resolve(validate(args)).then((checked) => frozenLiteral(run(checked.value))),
+    },
+    {
+      fn: () => Promise.resolve(validate(args)).then((checked) => frozenResult(run(checked.value))),
+    },
     { fn: () => tm.call('tickets.get', args, { caller: 'inapp' }) },
     { fn: () => tmListened.call('tickets.get', args) },
+    { fn: () => asyncRun(input.parse(args)) },
+    { fn: () => tmAsync.call('tickets.get', args, { caller: 'inapp' }) },
   ],
   { iterations: 20_000, rounds: 15 },
 )
@@ -179,6 +250,20 @@ console.log(`  tm.call, call + result listeners       ${fmt(viaCallListened)}`)
 console.log(`  ratio tm.call / direct                 ${ratio(viaCall, direct).padStart(11)}`)
 console.log(
   `  ratio tm.call / direct, awaited        ${ratio(viaCall, directAwaited).padStart(11)}`,
+)
+console.log('')
+console.log('the floor: the steps any tm.call must take')
+console.log(`  ~standard.validate + one hop + run     ${fmt(floorHop)}`)
+console.log(`  … + frozen copy written for this shape ${fmt(floorLiteral)}`)
+console.log(`  … + generic frozen copy (the floor)    ${fmt(floorGeneric)}`)
+console.log(`  ratio floor / direct                   ${ratio(floorGeneric, direct).padStart(11)}`)
+console.log(`  ratio tm.call / floor                  ${ratio(viaCall, floorGeneric).padStart(11)}`)
+console.log('')
+console.log('the same tool with an async run')
+console.log(`  schema.parse + async run (direct)      ${fmt(directAsync)}`)
+console.log(`  tm.call (arms and clears a deadline)   ${fmt(viaCallAsync)}`)
+console.log(
+  `  ratio tm.call / direct, async          ${ratio(viaCallAsync, directAsync).padStart(11)}`,
 )
 console.log('')
 console.log('manifest() of 500 tools (summary)')

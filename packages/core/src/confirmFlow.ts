@@ -69,7 +69,11 @@ const isChange = (c: unknown): c is FieldChange => isObject(c) && typeof c.path 
 export function createConfirmFlow(
   internals: RegistryInternals,
   steps: {
-    checkInput(record: ToolRecord, input: unknown, callId: string): Checked | Promise<Checked>
+    checkInput(
+      record: ToolRecord,
+      input: unknown,
+      call: { readonly callId: string },
+    ): Checked | Promise<Checked>
     execute(flight: Flight, input: unknown): ToolResult | Promise<ToolResult>
   },
 ): ConfirmFlow {
@@ -77,7 +81,7 @@ export function createConfirmFlow(
   const pending = new Map<string, Pending>()
   /** Results this module built are fresh and plain: freezing them is enough. */
   const own = (result: ToolResult, record: ToolRecord, callId: string) =>
-    Object.isFrozen(result) ? result : internals.normalize(result, record, callId)
+    Object.isFrozen(result) ? result : internals.normalize(result, { record, callId })
 
   const staleResult = () =>
     deepFreeze(
@@ -158,7 +162,7 @@ export function createConfirmFlow(
 
   /** Checks an edited input before the store gives the entry up: issues keep it pending. */
   const editCheck = (record: ToolRecord, callId: string) => async (edited: unknown) => {
-    const checked = await steps.checkInput(record, edited, callId)
+    const checked = await steps.checkInput(record, edited, { callId })
     return 'result' in checked ? own(checked.result, record, callId) : undefined
   }
 
@@ -194,7 +198,7 @@ export function createConfirmFlow(
       async approve(edited, hasInput) {
         let input = value
         if (hasInput) {
-          const checked = await steps.checkInput(record, edited, callId)
+          const checked = await steps.checkInput(record, edited, { callId })
           if ('result' in checked) return settle('rejected', own(checked.result, record, callId))
           input = checked.value
         }
@@ -290,7 +294,7 @@ export function createConfirmFlow(
     if (outcome.kind === 'expire') return end('expired', EXPIRED)
     let input = value
     if (outcome.hasInput) {
-      const checked = await steps.checkInput(record, outcome.input, callId)
+      const checked = await steps.checkInput(record, outcome.input, { callId })
       if ('result' in checked) return end('rejected', checked.result)
       input = checked.value
     }

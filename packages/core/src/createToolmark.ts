@@ -1,13 +1,14 @@
 import { createCallPipeline } from './callPipeline'
 import { createConfirmationStore } from './confirmationStore'
 import { createEmitter, type Emitter } from './emitter'
+import { FlightList } from './flight'
 import { randomId } from './ids'
 import {
   isAbortSignal,
   isObject,
   type Access,
-  type Flight,
   type RegistryInternals,
+  type ResultSource,
   type ScopeNode,
   type ToolRecord,
 } from './internals'
@@ -21,7 +22,7 @@ import {
   type CompiledCallerPolicy,
 } from './policy'
 import { compileSensitive } from './redact'
-import { normalizeResult } from './results'
+import { normalizeResult, type ResultProblem } from './results'
 import { createScopeQueue } from './scopeQueue'
 import { definitionProblem, hintsOf } from './toolDefinition'
 import type {
@@ -181,7 +182,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   }
   const tools = new Map<string, ToolRecord>()
   const llmNames = new Map<string, ToolRecord>()
-  const flights = new Set<Flight>()
+  const flights = new FlightList()
   const subscribers = new Set<(rev: number) => void>()
   const scopeNodes = new WeakMap<Scope, ScopeNode>()
   let policy = applyPolicy(opts.policy, (event) => startup.push(event))
@@ -333,6 +334,19 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
 
   // --- the parts -----------------------------------------------------------------------------
 
+  function reportResult({ code, cause }: ResultProblem, { record, callId }: ResultSource) {
+    errorEvent({
+      code,
+      message:
+        code === 'invalid_result'
+          ? `Tool "${record?.name}" returned something that is not a ToolResult`
+          : `Tool "${record?.name}" returned data that cannot be structured-cloned`,
+      tool: record?.name,
+      callId,
+      ...(cause === undefined ? {} : { cause }),
+    })
+  }
+
   const internals: RegistryInternals = {
     dev,
     limits,
@@ -347,19 +361,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     confirmMode: (caller) => confirmModes[caller],
     misconfigured,
     errorEvent,
-    normalize: (raw, record, callId) =>
-      normalizeResult(raw, ({ code, cause }) =>
-        errorEvent({
-          code,
-          message:
-            code === 'invalid_result'
-              ? `Tool "${record?.name}" returned something that is not a ToolResult`
-              : `Tool "${record?.name}" returned data that cannot be structured-cloned`,
-          tool: record?.name,
-          callId,
-          ...(cause === undefined ? {} : { cause }),
-        }),
-      ),
+    normalize: (raw, source) => normalizeResult(raw, reportResult, source),
   }
   const manifests = createManifests(internals, converter)
   const journal = createUndoJournal(internals)

@@ -1,31 +1,41 @@
 import type { ErrorEvent, ToolmarkEventMap, ToolmarkEventType, ToolmarkEvents } from './types'
 
-/** The registry's event bus: a `Set` of listeners per type, each listener isolated. */
+/** The registry's event bus: the listeners of each type, each listener isolated. */
 export interface Emitter extends ToolmarkEvents {
   emit<K extends ToolmarkEventType>(type: K, event: ToolmarkEventMap[K]): void
   has(type: ToolmarkEventType): boolean
 }
 
+/** One `on()`: its own object, so the same function can be added twice and removed once each. */
+interface Subscription {
+  readonly listener: (event: any) => void
+}
+
 export function createEmitter(): Emitter {
-  const listeners = new Map<ToolmarkEventType, Set<(event: any) => void>>()
+  // Each type's list is replaced, never changed in place, on `on` and on unsubscribe: `emit`
+  // walks the list it found, so a listener added or removed while an event is being delivered
+  // takes effect from the next event, and delivering one copies nothing.
+  const lists = new Map<ToolmarkEventType, readonly Subscription[]>()
   const emitter: Emitter = {
     on(type, listener) {
-      let set = listeners.get(type)
-      if (!set) listeners.set(type, (set = new Set()))
-      // Wrap so the same function can be added twice and removed once each.
-      const entry = (event: any) => listener(event)
-      set.add(entry)
+      const subscription: Subscription = { listener }
+      lists.set(type, [...(lists.get(type) ?? []), subscription])
       return () => {
-        set.delete(entry)
+        const list = lists.get(type)
+        if (!list?.includes(subscription)) return
+        const rest = list.filter((s) => s !== subscription)
+        if (rest.length > 0) lists.set(type, rest)
+        else lists.delete(type)
       }
     },
     has(type) {
-      return (listeners.get(type)?.size ?? 0) > 0
+      return lists.has(type)
     },
     emit(type, event) {
-      const set = listeners.get(type)
-      if (!set || set.size === 0) return
-      for (const listener of [...set]) {
+      const list = lists.get(type)
+      if (!list) return
+      for (let i = 0; i < list.length; i++) {
+        const listener = list[i].listener
         try {
           listener(event)
         } catch (cause) {

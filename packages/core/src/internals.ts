@@ -1,5 +1,6 @@
 import type { InternalConfirmationStore } from './confirmationStore'
 import type { Emitter } from './emitter'
+import type { FlightList } from './flight'
 import type { CompiledCallerPolicy, RateLimiter } from './policy'
 import type { SensitivePaths } from './redact'
 import type { ScopeQueue } from './scopeQueue'
@@ -71,6 +72,25 @@ export interface Flight {
   /** Resolves with the reason once the call is aborted. */
   readonly aborted: Promise<CancelledBy>
   abort(by: CancelledBy): void
+  /** Told of an abort, once, by a run that is under way (cheaper than `aborted` for every run). */
+  onAbort?: (by: CancelledBy) => void
+  /** The run's deadline, made when first needed (a run that returns at once never needs one). */
+  deadline?: RunDeadline
+}
+
+/** A run's deadline: started when the call waits or its run goes async, paused for a person. */
+export interface RunDeadline {
+  start(): void
+  stop(): void
+  pause(): void
+  resume(): void
+}
+
+/** Whose result is being normalized: names the tool and the call in `error` events. */
+export interface ResultSource {
+  readonly record?: ToolRecord
+  /** Read only when something is reported (a flight mints its id on first read). */
+  readonly callId: string
 }
 
 /** Whether a caller may use a tool now, and if not, why. */
@@ -84,7 +104,7 @@ export interface RegistryInternals {
   readonly confirmations: InternalConfirmationStore
   readonly tools: ReadonlyMap<string, ToolRecord>
   /** Calls between lookup and their end, for Stop and withdrawal. */
-  readonly flights: Set<Flight>
+  readonly flights: FlightList
   rev(): number
   access(record: ToolRecord, caller: Caller): Access
   policyOf(caller: Caller): CompiledCallerPolicy
@@ -94,7 +114,7 @@ export interface RegistryInternals {
   misconfigured(code: string, message: string, tool?: string): void
   errorEvent(event: ErrorEvent): void
   /** Clones and freezes what a tool returned; reports and replaces anything else. */
-  normalize(raw: unknown, record: ToolRecord | undefined, callId: string): ToolResult
+  normalize(raw: unknown, source: ResultSource): ToolResult
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> =>

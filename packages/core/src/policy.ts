@@ -107,9 +107,12 @@ export function compileCallerPolicy(
   const deny = entry?.tools?.deny?.map(nameRule) ?? []
   return {
     allows(name, cls) {
+      // Loops, not `some` with a closure: this runs on every call.
       if (!classes.has(cls)) return false
-      if (deny.some((rule) => rule(name))) return false
-      return allow ? allow.some((rule) => rule(name)) : true
+      for (let i = 0; i < deny.length; i++) if (deny[i](name)) return false
+      if (!allow) return true
+      for (let i = 0; i < allow.length; i++) if (allow[i](name)) return true
+      return false
     },
     rateLimit: entry?.rateLimit ? { ...entry.rateLimit } : undefined,
   }

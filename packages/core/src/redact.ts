@@ -16,6 +16,9 @@ const splitPattern = (pattern: string): string[] =>
     .split('.')
     .filter((s) => s !== '')
 
+/** The list with nothing in it, shared: a walk that gets it needs no paths at all. */
+const NO_PATHS: SensitivePaths = Object.freeze({ empty: true, matches: () => false })
+
 const segmentMatches = (pattern: string, segment: string) =>
   pattern === segment || (pattern === '[]' && /^\d+$/.test(segment)) || pattern === '*'
 
@@ -53,6 +56,7 @@ export function compileSensitive(
     }
   }
   const compiled = (patterns ?? []).map(splitPattern).filter((p) => p.length > 0)
+  if (compiled.length === 0) return NO_PATHS
   const cache = new Map<string, boolean>()
   return {
     empty: compiled.length === 0,
@@ -72,13 +76,80 @@ export function compileSensitive(
 }
 
 const setOwn = (target: Record<string, unknown>, key: string, value: unknown) => {
-  // `__proto__` and friends become plain own data properties, never prototype writes.
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  })
+  // `__proto__` and friends become plain own data properties, never prototype writes; a key
+  // Object.prototype does not know can be assigned, which is the same and much faster.
+  if (key !== '__proto__' && !(key in Object.prototype)) target[key] = value
+  else {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+}
+
+/** One `redactValue` walk. */
+class Redaction {
+  /** The objects above the node being walked: one of them again is a cycle. */
+  private readonly ancestors: object[] = []
+  /** Paths are built only when some path can be sensitive. */
+  private readonly paths: boolean
+  constructor(
+    private readonly sensitive: SensitivePaths,
+    private readonly maxDepth: number,
+  ) {
+    this.paths = sensitive !== NO_PATHS
+  }
+
+  walk(v: unknown, path: string, depth: number): unknown {
+    // A proxy or exotic object that throws when inspected is shown as unreadable, never rethrown.
+    try {
+      return this.node(v, path, depth)
+    } catch {
+      return '[unreadable]'
+    }
+  }
+
+  private node(v: unknown, path: string, depth: number): unknown {
+    if (this.paths && path !== '' && this.sensitive.matches(path)) {
+      return v === undefined ? undefined : REDACTED
+    }
+    if (v === null || typeof v !== 'object') {
+      if (typeof v === 'function' || typeof v === 'symbol') return undefined
+      if (typeof v === 'bigint') return `${v}n`
+      return v
+    }
+    const ancestors = this.ancestors
+    if (ancestors.includes(v)) return '[circular]'
+    if (depth >= this.maxDepth) return '[too deep]'
+    if (v instanceof Date) return new Date(v.getTime())
+    ancestors.push(v)
+    try {
+      if (Array.isArray(v)) {
+        return v.map((item, i) => this.walk(item, this.child(path, i), depth + 1))
+      }
+      const out: Record<string, unknown> = {}
+      for (const key of Object.keys(v)) {
+        let item: unknown
+        try {
+          item = (v as Record<string, unknown>)[key]
+        } catch {
+          item = '[unreadable]'
+        }
+        const next = this.walk(item, this.child(path, key), depth + 1)
+        if (next !== undefined) setOwn(out, key, next)
+      }
+      return out
+    } finally {
+      ancestors.pop()
+    }
+  }
+
+  private child(path: string, key: string | number): string {
+    if (!this.paths) return ''
+    return path === '' ? String(key) : `${path}.${key}`
+  }
 }
 
 /**
@@ -91,47 +162,7 @@ export function redactValue(
   maxDepth = 64,
   basePath = '',
 ): unknown {
-  const seen = new WeakSet<object>()
-  // A proxy or exotic object that throws when inspected is shown as unreadable, never rethrown.
-  const walk = (v: unknown, path: string, depth: number): unknown => {
-    try {
-      return walkNode(v, path, depth)
-    } catch {
-      return '[unreadable]'
-    }
-  }
-  const walkNode = (v: unknown, path: string, depth: number): unknown => {
-    if (path !== '' && sensitive.matches(path)) return v === undefined ? undefined : REDACTED
-    if (v === null || typeof v !== 'object') {
-      if (typeof v === 'function' || typeof v === 'symbol') return undefined
-      if (typeof v === 'bigint') return `${v}n`
-      return v
-    }
-    if (seen.has(v)) return '[circular]'
-    if (depth >= maxDepth) return '[too deep]'
-    if (v instanceof Date) return new Date(v.getTime())
-    seen.add(v)
-    try {
-      if (Array.isArray(v)) {
-        return v.map((item, i) => walk(item, path === '' ? String(i) : `${path}.${i}`, depth + 1))
-      }
-      const out: Record<string, unknown> = {}
-      for (const key of Object.keys(v)) {
-        let item: unknown
-        try {
-          item = (v as Record<string, unknown>)[key]
-        } catch {
-          item = '[unreadable]'
-        }
-        const next = walk(item, path === '' ? key : `${path}.${key}`, depth + 1)
-        if (next !== undefined) setOwn(out, key, next)
-      }
-      return out
-    } finally {
-      seen.delete(v)
-    }
-  }
-  return walk(value, basePath, 0)
+  return new Redaction(sensitive, maxDepth).walk(value, basePath, 0)
 }
 
 /** Changes with sensitive sides masked; absent sides stay absent. */

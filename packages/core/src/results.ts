@@ -99,6 +99,8 @@ export function toolFailed(): ToolResult {
 
 const NOT_PLAIN = Symbol('not plain')
 const PLAIN_COPY_NODES = 2_000
+/** Nodes the copy in progress may still visit (saved and restored around a nested copy). */
+let budget = 0
 
 /**
  * The common case, fast: plain objects, arrays and primitives, copied and frozen in one pass.
@@ -106,17 +108,17 @@ const PLAIN_COPY_NODES = 2_000
  * `__proto__` key) answers `NOT_PLAIN` and goes through `structuredClone`, which has the final
  * say on what can be cloned. A getter that throws throws here as it would there.
  */
-function frozenPlainCopy(value: unknown, depth: number, budget: { nodes: number }): unknown {
+function frozenPlainCopy(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object') {
     return typeof value === 'function' || typeof value === 'symbol' ? NOT_PLAIN : value
   }
-  if (--budget.nodes < 0 || depth > 32) return NOT_PLAIN
+  if (--budget < 0 || depth > 32) return NOT_PLAIN
   const proto = Object.getPrototypeOf(value)
   if (proto === Array.prototype) {
     const list = value as unknown[]
     const out = new Array<unknown>(list.length)
     for (let i = 0; i < list.length; i++) {
-      const item = frozenPlainCopy(list[i], depth + 1, budget)
+      const item = frozenPlainCopy(list[i], depth + 1)
       if (item === NOT_PLAIN) return NOT_PLAIN
       out[i] = item
     }
@@ -124,13 +126,42 @@ function frozenPlainCopy(value: unknown, depth: number, budget: { nodes: number 
   }
   if (proto !== Object.prototype && proto !== null) return NOT_PLAIN
   const out: Record<string, unknown> = {}
-  for (const key of Object.keys(value)) {
+  const keys = Object.keys(value)
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]
     if (key === '__proto__') return NOT_PLAIN
-    const item = frozenPlainCopy((value as Record<string, unknown>)[key], depth + 1, budget)
+    const item = frozenPlainCopy((value as Record<string, unknown>)[key], depth + 1)
     if (item === NOT_PLAIN) return NOT_PLAIN
     out[key] = item
   }
   return Object.freeze(out)
+}
+
+/**
+ * `{ status: 'ok', data }` with exactly those keys, as `ok()` makes it: rebuilt as a literal, the
+ * cheapest shape to build and freeze, with the same keys in the same order as the general copy.
+ */
+function okCopy(value: Record<string, unknown>): unknown {
+  const keys = Object.keys(value)
+  if (keys.length !== 2 || keys[0] !== 'status' || keys[1] !== 'data') {
+    return frozenPlainCopy(value, 0)
+  }
+  budget--
+  const data = frozenPlainCopy(value.data, 1)
+  return data === NOT_PLAIN ? NOT_PLAIN : Object.freeze({ status: 'ok', data })
+}
+
+/** A frozen copy of a plain result, or `NOT_PLAIN`. Reentrant: a getter may start another copy. */
+function plainCopy(value: ToolResult): unknown {
+  const outer = budget
+  budget = PLAIN_COPY_NODES
+  try {
+    return value.status === 'ok'
+      ? okCopy(value as unknown as Record<string, unknown>)
+      : frozenPlainCopy(value, 0)
+  } finally {
+    budget = outer
+  }
 }
 
 /** Why a value could not leave `tm.call` as it was (the `error` event's code). */
@@ -142,31 +173,33 @@ export interface ResultProblem {
 /**
  * Turns what a tool returned into the result that leaves `tm.call`: a structured clone (so the
  * app's own objects are never frozen), deep-frozen. Anything that is not a `ToolResult` becomes
- * "Tool failed", anything that cannot be cloned "Result not serializable"; `report` hears why.
+ * "Tool failed", anything that cannot be cloned "Result not serializable"; `report` hears why,
+ * with `context` passed through (so a caller needs no closure per result).
  */
-export function normalizeResult(
+export function normalizeResult<C>(
   raw: unknown,
-  report: (problem: ResultProblem) => void,
+  report: (problem: ResultProblem, context: C) => void,
+  context: C,
 ): ToolResult {
   let valid: boolean
   try {
     valid = isToolResult(raw)
   } catch (cause) {
     // A proxy or a throwing getter: whatever it is, it is not a plain result.
-    report({ code: 'invalid_result', cause })
+    report({ code: 'invalid_result', cause }, context)
     return TOOL_FAILED
   }
   if (!valid) {
-    report({ code: 'invalid_result' })
+    report({ code: 'invalid_result' }, context)
     return TOOL_FAILED
   }
   try {
-    const copy = frozenPlainCopy(raw, 0, { nodes: PLAIN_COPY_NODES })
+    const copy = plainCopy(raw as ToolResult)
     return copy !== NOT_PLAIN
       ? (copy as ToolResult)
       : deepFreeze(structuredClone(raw as ToolResult))
   } catch (cause) {
-    report({ code: 'result_not_serializable', cause })
+    report({ code: 'result_not_serializable', cause }, context)
     return NOT_SERIALIZABLE
   }
 }

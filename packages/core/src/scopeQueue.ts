@@ -1,7 +1,10 @@
 import type { CancelledBy } from './types'
 
-/** Gives the scope's run slot back; idempotent. */
-export type Release = () => void
+/** Who asks for a scope's slot: a call, which can say why it was aborted while it waited. */
+export interface QueueHolder {
+  /** Resolves with the reason once the call is aborted; read only if the call has to wait. */
+  readonly aborted: Promise<CancelledBy>
+}
 
 /**
  * One scope's serial queue: a single run slot and a bounded line of calls waiting for it. Calls of
@@ -13,50 +16,43 @@ export interface ScopeQueue {
   /** Whether a call holds the slot. */
   readonly held: boolean
   /**
-   * Asks for the slot: a `Release` at once when it is free, `'busy'` when `limit` calls already
-   * wait, else a promise of the slot, or of the reason `aborted()` gave while waiting (asked for
-   * only then: a call that gets the slot at once never needs it).
+   * Asks for the slot: `true` at once when it is free, `'busy'` when `limit` calls already wait,
+   * else a promise of the slot (`true`), or of the reason `holder.aborted` gave while waiting
+   * (asked for only then: a call that gets the slot at once never needs it).
    */
-  enter(
-    aborted: () => Promise<CancelledBy>,
-    limit: number,
-  ): Release | 'busy' | Promise<Release | CancelledBy>
+  enter(holder: QueueHolder, limit: number): true | 'busy' | Promise<true | CancelledBy>
+  /** Gives the slot back; does nothing unless `holder` holds it, so it is idempotent. */
+  release(holder: QueueHolder): void
 }
 
 export function createScopeQueue(): ScopeQueue {
-  let held = false
+  let holder: QueueHolder | undefined
   const line: Array<() => void> = []
-
-  const grant = (): Release => {
-    held = true
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      held = false
-      // Hand the slot straight to the next in line, so nothing can jump the queue in between.
-      line.shift()?.()
-    }
-  }
 
   return {
     get waiting() {
       return line.length
     },
     get held() {
-      return held
+      return holder !== undefined
     },
-    enter(aborted, limit) {
-      if (!held) return grant()
+    enter(next, limit) {
+      // The holder itself, not a closure per call, is the ticket: entering and leaving a free
+      // scope allocates nothing.
+      if (holder === undefined) {
+        holder = next
+        return true
+      }
       if (line.length >= limit) return 'busy'
-      return new Promise<Release | CancelledBy>((resolve) => {
+      return new Promise<true | CancelledBy>((resolve) => {
         let settled = false
         const wake = () => {
           settled = true
-          resolve(grant())
+          holder = next
+          resolve(true)
         }
         line.push(wake)
-        void aborted().then((by) => {
+        void next.aborted.then((by) => {
           if (settled) return
           settled = true
           const at = line.indexOf(wake)
@@ -64,6 +60,12 @@ export function createScopeQueue(): ScopeQueue {
           resolve(by)
         })
       })
+    },
+    release(current) {
+      if (holder !== current) return
+      holder = undefined
+      // Hand the slot straight to the next in line, so nothing can jump the queue in between.
+      if (line.length > 0) line.shift()!()
     },
   }
 }

@@ -49,8 +49,7 @@ export function createUndoJournal(internals: RegistryInternals): UndoJournal {
       if (!entry) {
         return internals.normalize(
           refuse('undo_unavailable', 'There is nothing to undo for this call'),
-          undefined,
-          String(callId),
+          { callId: String(callId) },
         )
       }
       const id = callId as string
@@ -58,7 +57,7 @@ export function createUndoJournal(internals: RegistryInternals): UndoJournal {
       entries.delete(id)
       let result: ToolResult
       try {
-        result = internals.normalize(await entry.restore(), entry.record, id)
+        result = internals.normalize(await entry.restore(), { record: entry.record, callId: id })
       } catch (cause) {
         internals.errorEvent({
           code: 'tool_threw',
