@@ -19,7 +19,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/**/*.{ts,tsx}', 'test/**/*.{ts,tsx}', 'stories/**/*.{ts,tsx}', 'examples/**/*.{ts,tsx}'],
+    files: [
+      'src/**/*.{ts,tsx}',
+      'test/**/*.{ts,tsx}',
+      'stories/**/*.{ts,tsx}',
+      'examples/**/*.{ts,tsx}',
+    ],
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',

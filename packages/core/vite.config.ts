@@ -7,7 +7,10 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const names = ['index', 'bridge', 'agent', 'webmcp', 'protocol', 'testing', 'forms']
 const entry = Object.fromEntries(
   names
-    .map((name) => [name, path.join(here, 'src', name === 'index' ? 'index.ts' : `${name}/index.ts`)])
+    .map((name) => [
+      name,
+      path.join(here, 'src', name === 'index' ? 'index.ts' : `${name}/index.ts`),
+    ])
     .filter(([, file]) => existsSync(file)),
 )
 
