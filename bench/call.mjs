@@ -261,7 +261,7 @@ console.log(`  ratio tm.call / floor                  ${ratio(viaCall, floorGene
 console.log('')
 console.log('the same tool with an async run')
 console.log(`  schema.parse + async run (direct)      ${fmt(directAsync)}`)
-console.log(`  tm.call (arms and clears a deadline)   ${fmt(viaCallAsync)}`)
+console.log(`  tm.call                                ${fmt(viaCallAsync)}`)
 console.log(
   `  ratio tm.call / direct, async          ${ratio(viaCallAsync, directAsync).padStart(11)}`,
 )

@@ -208,7 +208,15 @@ export function createExecutor(
       leave(flight)
       return threw(flight, error)
     }
-    if (!isThenable(value)) {
+    let thenable: boolean
+    try {
+      thenable = isThenable(value)
+    } catch (error) {
+      // A result whose `then` throws when read: the run failed, and its slot must still be freed.
+      leave(flight)
+      return threw(flight, error)
+    }
+    if (!thenable) {
       leave(flight)
       return settleValue(value, flight)
     }
@@ -222,8 +230,8 @@ export function createExecutor(
   /**
    * A run that returned a promise: its outcome ends the call. Aborted first (deadline, signal,
    * Stop), the run gets `abortGraceMs` to stop; a run that ignores its signal is then abandoned,
-   * its slot freed, and a late settle only reported. No race and no promise per call beyond
-   * the one returned: the flight tells this run of an abort directly.
+   * its slot freed, and a late settle only reported. No `Promise.race` and no `aborted` promise:
+   * the flight tells this run of an abort directly.
    */
   function awaitRun(flight: Flight, value: PromiseLike<unknown>): Promise<ToolResult> {
     return new Promise<ToolResult>((resolve) => {

@@ -28,6 +28,24 @@ const labelInput = {
 }
 
 describe('per-scope queue', () => {
+  it('frees the slot of a run whose result throws when its then is read, so the next call runs', async () => {
+    const tm = createToolmark({ dev: false })
+    tm.register({
+      name: 'hostile',
+      description: 'Returns an object whose then getter throws',
+      run: () =>
+        Object.defineProperty({}, 'then', {
+          get() {
+            throw new Error('boom')
+          },
+        }) as never,
+    })
+    tm.register({ name: 'next', description: 'Runs after', run: () => ok('ran') })
+
+    expect(await tm.call('hostile')).toEqual({ status: 'error', message: 'Tool failed' })
+    expect(await tm.call('next')).toEqual({ status: 'ok', data: 'ran' })
+  })
+
   it('runs two calls in one scope one after the other', async () => {
     const tm = createToolmark()
     const { gates, log, run } = gated()
