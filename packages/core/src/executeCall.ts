@@ -222,7 +222,7 @@ export function createExecutor(
     }
     // Listening first: a promise that is already settled then ends the run before the deadline
     // would arm its timer.
-    const running = awaitRun(flight, value)
+    const running = awaitRun(flight, value as PromiseLike<unknown>)
     deadlineOf(flight).start()
     return running
   }
