@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
-import type { Category, Priority, Status } from '../shared/ticket.ts'
+import type { Ticket } from '../shared/ticket.ts'
 
 const SCHEMA = `
 create table if not exists tickets (
@@ -21,14 +21,10 @@ create table if not exists tickets (
 create index if not exists tickets_status_idx on tickets (status);
 `
 
-interface SeedTicket {
-  title: string
-  description: string
-  requester: string
-  category: Category
-  priority: Priority
-  status: Status
-  assignee: string | null
+interface SeedTicket extends Pick<
+  Ticket,
+  'title' | 'description' | 'requester' | 'category' | 'priority' | 'status' | 'assignee'
+> {
   /** How long ago it was reported. */
   age: string
   /** How long ago it was closed, for closed tickets. */

@@ -1,3 +1,4 @@
+import { isPlainObject } from './internals'
 import type { CancelledBy, FieldChange, ResultIssue, ToolResult } from './types'
 
 /** The tool did its job; `data` is its output. */
@@ -29,12 +30,6 @@ export function cancelled(by: CancelledBy): ToolResult<never> {
 /** The tool failed. Keep the message generic: details belong in `error` events. */
 export function errorResult(message: string): ToolResult<never> {
   return { status: 'error', message }
-}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (value === null || typeof value !== 'object') return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
 }
 
 const isIssue = (value: unknown): value is ResultIssue =>

@@ -4,6 +4,8 @@
  * opaque value (compared and copied by reference).
  */
 
+import { isPlainObject } from '../internals'
+
 /** Path segments that could reach an object's prototype; never accepted from an agent. */
 export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
   '__proto__',
@@ -11,11 +13,7 @@ export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
   'constructor',
 ])
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (value === null || typeof value !== 'object') return false
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
-}
+export { isPlainObject }
 
 const hasOwn = (target: object, key: string) => Object.prototype.hasOwnProperty.call(target, key)
 
