@@ -9,6 +9,8 @@ import type { ConfirmationEntry, ConfirmMode, FieldChange, ToolResult } from './
 /** What a confirmation shows, worked out once when the call asks. */
 export interface Prepared {
   summary: string
+  /** Shown instead of the call's input (already redacted). */
+  shown?: { input: unknown }
   changes?: FieldChange[]
   labels?: Record<string, string>
   isStale?: () => boolean
@@ -114,6 +116,9 @@ export function createConfirmFlow(
         prepared.changes = redactChanges(extra.changes.filter(isChange), record.sensitive)
       }
       if (typeof extra?.isStale === 'function') prepared.isStale = extra.isStale
+      if (extra && 'input' in extra) {
+        prepared.shown = { input: redactValue(extra.input, record.sensitive) }
+      }
       if (extra?.labels && typeof extra.labels === 'object') {
         const labels: Record<string, string> = {}
         for (const [path, label] of Object.entries(extra.labels)) {
@@ -149,7 +154,7 @@ export function createConfirmFlow(
       caller: flight.caller,
       mode,
       summary: prepared.summary,
-      input: redactValue(value, record.sensitive),
+      input: prepared.shown ? prepared.shown.input : redactValue(value, record.sensitive),
       hints: { ...record.hints },
       createdAt,
       expiresAt: createdAt + limits.confirmationExpiryMs,

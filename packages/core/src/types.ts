@@ -173,8 +173,13 @@ export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
   confirmation?: (input: TInput) => {
     summary?: string
     changes?: FieldChange[]
-    /** People-facing names of changed paths, shown by the dialog instead of the path. */
+    /** People-facing names of paths, shown by the dialog instead of the path. */
     labels?: Record<string, string>
+    /**
+     * What the person is shown as the input instead of the call's own input (a form submit shows
+     * the whole submission). Redacted with the tool's sensitive paths like the input would be.
+     */
+    input?: unknown
     isStale?: () => boolean
   }
   run(input: TInput, ctx: ToolContext): ToolResult<TOutput> | Promise<ToolResult<TOutput>>

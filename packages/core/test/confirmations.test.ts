@@ -52,6 +52,17 @@ describe('deferred confirmations', () => {
     expect(runs).toEqual([])
   })
 
+  it('shows what confirmation() says is the input, redacted, instead of the call input', async () => {
+    const tm = createToolmark()
+    registerClose(tm, {
+      sensitive: ['pin'],
+      confirmation: () => ({ input: { id: 7, pin: '1234', note: 'whole submission' } }),
+    })
+    await tm.call('tickets.close', { id: 7 }, { caller: 'inapp' })
+    const [entry] = tm.confirmations.list()
+    expect(entry.input).toEqual({ id: 7, pin: '[redacted]', note: 'whole submission' })
+  })
+
   it('files an entry in the shared store with everything a dialog shows', async () => {
     const tm = createToolmark()
     registerClose(tm)
