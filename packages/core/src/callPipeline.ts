@@ -1,25 +1,16 @@
-import { createConfirmFlow, type Checked } from './confirmFlow'
-import { createExecutor } from './executeCall'
-import { createFlight } from './flight'
+import { Call, CallList } from './call'
+import { createConfirmFlow, type Prepared } from './confirmFlow'
+import { isAbortSignal, isCaller, isObject, isThenable } from './guards'
 import { now, randomId } from './ids'
-import {
-  isAbortSignal,
-  isCaller,
-  isObject,
-  isPlainObject,
-  isThenable,
-  type Access,
-  type Flight,
-  type RegistryInternals,
-  type ToolRecord,
-} from './internals'
 import { nameLabel } from './names'
 import { needsConfirmation } from './policy'
 import { compileSensitive, redactValue } from './redact'
-import { cancelled, deepFreeze, invalid, refuse, toolFailed } from './results'
-import { validateWith, type Validated } from './schema'
+import { cancelled, deepFreeze, refuse, toolFailed } from './results'
+import type { Access, RegistryInternals, ToolRecord } from './toolRecord'
+import { createToolSteps } from './toolSteps'
 import type { Caller, CallOptions, CancelledBy, ToolResult } from './types'
 import type { UndoJournal } from './undoJournal'
+import { validateInput, type Checked } from './validateInput'
 
 /** The call pipeline of DESIGN §3.4, plus what stops calls from outside. */
 export interface CallPipeline {
@@ -34,92 +25,167 @@ export interface CallPipeline {
 
 const NO_SENSITIVE = compileSensitive(undefined)
 const NO_OPTIONS: CallOptions = Object.freeze({})
+const WITHDRAWN = deepFreeze(cancelled('policy'))
 
-const conclude = (checked: Validated<unknown>): Checked =>
-  'issues' in checked ? { result: invalid(checked.issues) } : checked
-
+/**
+ * Steps 1–4 run synchronously inside `tm.call`, the rest after one hop, each step asking the
+ * call's `Call` to move: validation (4), a turn in the scope's queue (5), `check` in the slot (6),
+ * a confirmation built in the slot, the slot free while the person decides, the approved run back
+ * in the queue ahead of calls that have not started (7), the run (8), and the one result (9).
+ */
 export function createCallPipeline(
   internals: RegistryInternals,
   journal: UndoJournal,
 ): CallPipeline {
-  const { events, flights } = internals
-
-  /** Step 4; synchronous when the schema is. `call.callId` is read only to report a problem. */
-  function checkInput(
-    record: ToolRecord,
-    input: unknown,
-    call: { readonly callId: string },
-  ): Checked | Promise<Checked> {
-    const schema = record.def.input
-    if (!schema) {
-      // Such a tool's run receives `undefined` as its input.
-      if (input === undefined || (isPlainObject(input) && Object.keys(input).length === 0)) {
-        return { value: undefined }
-      }
-      return { result: invalid([{ path: '', message: 'This tool takes no input: send {}' }]) }
-    }
-    try {
-      const checked = validateWith(schema, input)
-      return isThenable(checked)
-        ? Promise.resolve(checked).then(conclude, (cause: unknown) =>
-            validatorThrew(record, call, cause),
-          )
-        : conclude(checked)
-    } catch (cause) {
-      return validatorThrew(record, call, cause)
-    }
-  }
-
-  function validatorThrew(
-    record: ToolRecord,
-    call: { readonly callId: string },
-    cause: unknown,
-  ): Checked {
-    internals.errorEvent({
-      code: 'validator_threw',
-      message: `The input schema of "${record.name}" threw while validating`,
-      tool: record.name,
-      callId: call.callId,
-      cause,
-    })
-    return { result: toolFailed() }
-  }
-
-  // The executor and the confirmation flow need each other (a run may ask a person; an approval
-  // runs the tool): each gets the other through a late-bound function.
-  const confirmFlow = createConfirmFlow(internals, {
-    checkInput,
-    execute: (flight, input) => execute(flight, input),
-  })
-  const execute = createExecutor(internals, {
+  const { events } = internals
+  const calls = new CallList()
+  const confirmFlow = createConfirmFlow(internals)
+  const steps = createToolSteps(internals, {
     ask: confirmFlow.ask,
     registerUndo: journal.register,
   })
 
-  /** Step 8 for a call that found its tool: normalize, then `result` with `durationMs`. */
-  function finish(result: ToolResult, flight: Flight, started: number | undefined): ToolResult {
-    // Results built here are fresh and plain; a tool's own result was normalized on the way.
-    const final = Object.isFrozen(result) ? result : internals.normalize(result, flight)
-    if (events.has('result')) {
-      events.emit('result', {
-        callId: flight.callId,
-        tool: flight.record.name,
-        caller: flight.caller,
-        result: final,
-        durationMs: started === undefined ? 0 : now() - started,
-      })
+  // --- steps 5–9 -----------------------------------------------------------------------------
+
+  /** After validation: the result it gave, or the call's turn in its scope. */
+  function proceed(call: Call, checked: Checked): ToolResult | Promise<ToolResult> {
+    try {
+      if ('result' in checked) return call.settle(checked.result)
+      const out = turn(call, checked.value, undefined)
+      return isThenable(out) ? out.then(undefined, (cause: unknown) => failed(call, cause)) : out
+    } catch (cause) {
+      return failed(call, cause)
     }
-    return final
   }
 
-  /** Step 8 for a call refused before it had a tool and a caller. */
-  function finishEarly(
+  /**
+   * 5. A turn in the scope's queue. `approved` carries the confirmation a person approved: the
+   * run then waits ahead of calls that have not started and is never turned away.
+   */
+  function turn(
+    call: Call,
+    value: unknown,
+    approved: Prepared | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    if (call.abortedBy) return call.settle(cancelled(call.abortedBy))
+    const entered = call.enter(approved !== undefined)
+    if (entered === true) return inSlot(call, value, approved)
+    if (entered === 'busy') {
+      const { scope } = call.record
+      return call.settle(
+        refuse(
+          'busy',
+          `${scope.queue.waiting} calls are already waiting in "${scope.path || 'the root scope'}"; retry later`,
+        ),
+      )
+    }
+    return entered.then((t) =>
+      t === true ? inSlot(call, value, approved) : call.settle(cancelled(t)),
+    )
+  }
+
+  /** 6. In the slot: staleness of an approved confirmation, then `check`. */
+  function inSlot(
+    call: Call,
+    value: unknown,
+    approved: Prepared | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    if (call.abortedBy) return call.settle(cancelled(call.abortedBy))
+    if (approved && confirmFlow.isStale(approved)) return call.settle(confirmFlow.staleResult())
+    if (call.record.def.check === undefined) return afterCheck(call, value, approved, undefined)
+    const stop = steps.check(call, value)
+    return isThenable(stop)
+      ? stop.then((s) => afterCheck(call, value, approved, s))
+      : afterCheck(call, value, approved, stop)
+  }
+
+  /** 7–9. A confirmation when one is needed (and not given yet), else the run and its result. */
+  function afterCheck(
+    call: Call,
+    value: unknown,
+    approved: Prepared | undefined,
+    stop: ToolResult | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    if (stop !== undefined) return call.settle(stop)
+    if (call.abortedBy) return call.settle(cancelled(call.abortedBy))
+    if (!approved && needsConfirmation(call.record.cls, call.runAs)) return confirm(call, value)
+    call.startRun()
+    const out = steps.run(call, value)
+    return isThenable(out) ? out.then((r) => call.settle(r)) : call.settle(out)
+  }
+
+  /**
+   * 7. The confirmation is built now, in the slot, so it shows the state every earlier call of
+   * the scope left; the slot is then free while the person decides.
+   */
+  function confirm(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
+    const access = internals.access(call.record, call.caller)
+    if (access === 'no_presenter') {
+      return call.settle(
+        refuse(
+          'not_allowed',
+          `"${call.record.name}" needs a person's confirmation and no one can see it now`,
+        ),
+      )
+    }
+    if (access !== 'ok') return call.settle(WITHDRAWN)
+    const prepared = confirmFlow.prepare(call, value)
+    if ('result' in prepared) return call.settle(prepared.result)
+    if (internals.confirmMode(call.caller) === 'deferred') {
+      const asked = confirmFlow.defer(call, value, prepared, (input) =>
+        runApproved(call, input, prepared),
+      )
+      return call.settle(asked)
+    }
+    return confirmFlow.inline(call, value, prepared, (input) => guarded(call, input, prepared))
+  }
+
+  /** The approved run's turn, as a promise that never rejects. */
+  function guarded(call: Call, input: unknown, prepared: Prepared): Promise<ToolResult> {
+    try {
+      return Promise.resolve(turn(call, input, prepared)).then(undefined, (cause: unknown) =>
+        failed(call, cause),
+      )
+    } catch (cause) {
+      return Promise.resolve(failed(call, cause))
+    }
+  }
+
+  /**
+   * An approved deferred confirmation: a call of its own (same id), acting as `human`, that
+   * takes its turn ahead of calls that have not started.
+   */
+  function runApproved(origin: Call, input: unknown, prepared: Prepared): Promise<ToolResult> {
+    const started = events.has('result') ? now() : undefined
+    const call = new Call(internals, origin.record, origin.caller, 'human', origin.callId, started)
+    calls.add(call)
+    if (internals.access(call.record, 'human') !== 'ok') {
+      return Promise.resolve(call.settle(WITHDRAWN))
+    }
+    return guarded(call, input, prepared)
+  }
+
+  /** What a call ends with when the pipeline itself fails (it is written not to). */
+  function failed(call: Call, cause: unknown): ToolResult {
+    internals.errorEvent({
+      code: 'internal_error',
+      message: 'The call pipeline failed',
+      callId: call.callId,
+      cause,
+    })
+    return call.settle(toolFailed())
+  }
+
+  // --- steps 1–4 -----------------------------------------------------------------------------
+
+  /** A call refused before it had a tool and a known caller: it never gets a `Call`. */
+  function refusedEarly(
     result: ToolResult,
     callId: string | undefined,
     tool: string,
     caller: Caller,
     started: number | undefined,
-  ): ToolResult {
+  ): Promise<ToolResult> {
     // Built here, fresh and plain: freezing is enough.
     const final = deepFreeze(result)
     if (events.has('result')) {
@@ -131,127 +197,17 @@ export function createCallPipeline(
         durationMs: started === undefined ? 0 : now() - started,
       })
     }
-    return final
-  }
-
-  /** Steps 5–8, after the one hop that keeps a run out of tm.call's frame. */
-  function proceed(
-    flight: Flight,
-    checked: Checked,
-    signal: AbortSignal | undefined,
-    started: number | undefined,
-  ): ToolResult | Promise<ToolResult> {
-    try {
-      if ('result' in checked) return finish(checked.result, flight, started)
-      if (signal?.aborted) return finish(cancelled('signal'), flight, started)
-      return fly(flight, checked.value, signal, started)
-    } catch (cause) {
-      // The pipeline is written not to throw (a hostile proxy as input might still manage).
-      return failed(flight.record.name, flight.caller, flight.callId, started, cause)
-    }
-  }
-
-  /** Steps 5–8 with the flight listed for Stop and withdrawal until its result is out. */
-  function fly(
-    flight: Flight,
-    value: unknown,
-    signal: AbortSignal | undefined,
-    started: number | undefined,
-  ): ToolResult | Promise<ToolResult> {
-    const { record, caller } = flight
-    const onSignal = signal && (() => flight.abort('signal'))
-    if (onSignal) signal.addEventListener('abort', onSignal, { once: true })
-    flights.add(flight)
-    let later = false
-    try {
-      // 5. Confirmation.
-      if (needsConfirmation(record.cls, caller)) {
-        const prepared = confirmFlow.prepare(record, value, flight.callId)
-        if ('result' in prepared) return finish(prepared.result, flight, started)
-        if (internals.confirmMode(caller) === 'deferred') {
-          return finish(confirmFlow.deferred(flight, value, prepared), flight, started)
-        }
-        later = true
-        const outcome = confirmFlow.inline(flight, value, prepared, (result) =>
-          finish(result, flight, started),
-        )
-        return settleLater(flight, outcome, signal, onSignal, started, true)
-      }
-      // 6–8. Queue, run, normalize.
-      const outcome = execute(flight, value)
-      if (!isThenable(outcome)) return finish(outcome, flight, started)
-      later = true
-      return settleLater(flight, outcome, signal, onSignal, started, false)
-    } finally {
-      if (!later) land(flight, signal, onSignal)
-    }
+    return Promise.resolve(final)
   }
 
   /**
-   * The end of a call whose outcome is a promise: one await, then `finish` (unless the outcome
-   * is `finished` already), then landing.
-   */
-  async function settleLater(
-    flight: Flight,
-    outcome: Promise<ToolResult>,
-    signal: AbortSignal | undefined,
-    onSignal: (() => void) | undefined,
-    started: number | undefined,
-    finished: boolean,
-  ): Promise<ToolResult> {
-    try {
-      const result = await outcome
-      return finished ? result : finish(result, flight, started)
-    } catch (cause) {
-      return failed(flight.record.name, flight.caller, flight.callId, started, cause)
-    } finally {
-      land(flight, signal, onSignal)
-    }
-  }
-
-  /** The flight is over: off the list, and the caller's signal no longer reaches it. */
-  function land(
-    flight: Flight,
-    signal: AbortSignal | undefined,
-    onSignal: (() => void) | undefined,
-  ) {
-    flight.phase = 'done'
-    flights.delete(flight)
-    if (onSignal) signal!.removeEventListener('abort', onSignal)
-  }
-
-  /** What tm.call answers when the pipeline itself fails. */
-  function failed(
-    tool: string,
-    caller: Caller,
-    callId: string,
-    started: number | undefined,
-    cause: unknown,
-  ): ToolResult {
-    internals.errorEvent({
-      code: 'internal_error',
-      message: 'The call pipeline failed',
-      callId,
-      cause,
-    })
-    const result = toolFailed()
-    events.emit('result', {
-      callId,
-      tool,
-      caller,
-      result,
-      durationMs: started === undefined ? 0 : now() - started,
-    })
-    return result
-  }
-
-  /**
-   * Steps 1–4 run synchronously inside tm.call, the rest after one hop. The clock is read only
-   * when someone listens for `durationMs`, and the call id is minted only when someone reads it.
+   * Steps 1–4 synchronously, then one hop, so a run never starts inside `tm.call`'s frame. The
+   * clock is read only when someone listens for `durationMs`, and the call id is minted only when
+   * someone reads it.
    */
   function call(name: unknown, input: unknown, callOptions: unknown): Promise<ToolResult> {
     const started = events.has('result') ? now() : undefined
-    let flight: Flight | undefined
+    let current: Call | undefined
     let callId: string | undefined
     try {
       const co = (isObject(callOptions) ? callOptions : NO_OPTIONS) as CallOptions
@@ -259,10 +215,12 @@ export function createCallPipeline(
       const caller: unknown = given === undefined ? 'inapp' : given
       const record = typeof name === 'string' ? internals.tools.get(name) : undefined
       const knownCaller = isCaller(caller)
-      if (record && knownCaller) flight = createFlight(undefined, record, caller, caller)
+      if (record && knownCaller) {
+        current = new Call(internals, record, caller, caller, undefined, started)
+      }
       // 1. Every call is seen, refused ones included. Redaction costs a walk: only for listeners.
       if (events.has('call')) {
-        callId = flight ? flight.callId : randomId('call_')
+        callId = current ? current.callId : randomId('call_')
         events.emit('call', {
           callId,
           tool: nameLabel(name),
@@ -275,22 +233,18 @@ export function createCallPipeline(
           'not_allowed',
           'tm.call() options must be an object like { caller: "inapp" }',
         )
-        return flight
-          ? Promise.resolve(finish(refused, flight, started))
-          : Promise.resolve(
-              finishEarly(refused, callId, nameLabel(name), caller as Caller, started),
-            )
+        return current
+          ? Promise.resolve(current.settle(refused))
+          : refusedEarly(refused, callId, nameLabel(name), caller as Caller, started)
       }
       if (!knownCaller) {
         const label = nameLabel(caller)
         const refused = refuse('not_allowed', `Unknown caller ${JSON.stringify(label)}`)
-        return Promise.resolve(
-          finishEarly(refused, callId, nameLabel(name), label as Caller, started),
-        )
+        return refusedEarly(refused, callId, nameLabel(name), label as Caller, started)
       }
       // 2. Lookup.
       const access = record ? internals.access(record, caller) : 'hidden'
-      if (!flight || access === 'hidden') {
+      if (!current || access === 'hidden') {
         const rev = internals.rev()
         const label = nameLabel(name)
         const refused =
@@ -299,36 +253,59 @@ export function createCallPipeline(
                 rev,
               })
             : refuse('unknown_tool', `No tool named ${JSON.stringify(label)}`, { rev })
-        return flight
-          ? Promise.resolve(finish(refused, flight, started))
-          : Promise.resolve(finishEarly(refused, callId, label, caller, started))
+        return current
+          ? Promise.resolve(current.settle(refused))
+          : refusedEarly(refused, callId, label, caller, started)
       }
       // 3. Policy, rate limit, an already-aborted signal.
-      const refused = refusal(flight, access)
-      if (refused) return Promise.resolve(finish(refused, flight, started))
+      const refused = refusal(current, access)
+      if (refused) return Promise.resolve(current.settle(refused))
       const signal = isAbortSignal(co.signal) ? co.signal : undefined
-      if (signal?.aborted) return Promise.resolve(finish(cancelled('signal'), flight, started))
+      if (signal?.aborted) return Promise.resolve(current.settle(cancelled('signal')))
+      // From here Stop, withdrawal and the caller's signal reach the call.
+      calls.add(current)
+      current.follow(signal)
 
-      // 4. Validation, synchronous when the schema is. The rest waits for one hop even then, so a
-      // run never starts inside tm.call's frame.
-      const checking = checkInput(flight.record, input, flight)
-      const known = flight
-      return Promise.resolve(checking).then((checked) => proceed(known, checked, signal, started))
+      // 4. Validation, synchronous when the schema is; an async one races the call's abort and
+      // deadline. The rest waits for one hop even then.
+      const checking = validateInput(internals, current.record, input, current)
+      const known = current
+      if (!isThenable(checking)) {
+        return Promise.resolve(checking).then((checked) => proceed(known, checked))
+      }
+      return validating(known, checking).then((checked) => proceed(known, checked))
     } catch (cause) {
-      // The pipeline is written not to throw (a hostile proxy as input might still manage).
+      if (current) return Promise.resolve(failed(current, cause))
       let caller: Caller = 'inapp'
       try {
         const given = (callOptions as CallOptions | undefined)?.caller
         if (isCaller(given)) caller = given
       } catch {}
-      const id = flight ? flight.callId : (callId ?? randomId('call_'))
-      return Promise.resolve(failed(nameLabel(name), caller, id, started, cause))
+      internals.errorEvent({
+        code: 'internal_error',
+        message: 'The call pipeline failed',
+        callId,
+        cause,
+      })
+      return refusedEarly(toolFailed(), callId, nameLabel(name), caller, started)
     }
   }
 
+  /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */
+  function validating(call: Call, checking: Promise<Checked>): Promise<Checked> {
+    call.deadline.start()
+    return new Promise<Checked>((resolve) => {
+      call.onAbort((by) => resolve({ result: cancelled(by) }))
+      void checking.then((checked) => {
+        call.onAbort(undefined)
+        resolve(checked)
+      })
+    })
+  }
+
   /** Step 3 for a visible tool: policy and the rate limit. */
-  function refusal(flight: Flight, access: Access): ToolResult | undefined {
-    const { record, caller } = flight
+  function refusal(call: Call, access: Access): ToolResult | undefined {
+    const { record, caller } = call
     if (access === 'denied') {
       return refuse('not_allowed', `Policy does not allow ${caller} to call "${record.name}"`)
     }
@@ -348,13 +325,13 @@ export function createCallPipeline(
   return {
     call,
     cancelAll(by) {
-      for (const flight of flights.snapshot()) if (flight.caller !== 'human') flight.abort(by)
+      for (const c of calls.snapshot()) if (c.caller !== 'human') c.abort(by)
     },
     withdraw() {
-      for (const flight of flights.snapshot()) {
-        if (flight.phase !== 'queued') continue
-        const access = internals.access(flight.record, flight.runAs)
-        if (access === 'hidden' || access === 'denied') flight.abort('policy')
+      for (const c of calls.snapshot()) {
+        if (c.phase === 'running' || c.phase === 'confirming') continue
+        const access = internals.access(c.record, c.runAs)
+        if (access === 'hidden' || access === 'denied') c.abort('policy')
       }
       confirmFlow.withdraw()
     },

@@ -1,12 +1,14 @@
+import type { Call } from './call'
 import type { ConfirmationHandler } from './confirmationStore'
-import { createFlight } from './flight'
-import { now, randomId } from './ids'
-import { isObject, type Flight, type RegistryInternals, type ToolRecord } from './internals'
+import { isObject, isThenable, unref } from './guards'
+import { randomId } from './ids'
 import { redactChanges, redactValue } from './redact'
 import { cancelled, deepFreeze, ok, refuse, toolFailed } from './results'
+import type { RegistryInternals, ToolRecord } from './toolRecord'
 import type { ConfirmationEntry, ConfirmMode, FieldChange, ToolResult } from './types'
+import { validateInput, type Checked } from './validateInput'
 
-/** What a confirmation shows, worked out once when the call asks. */
+/** What a confirmation shows, worked out in the call's slot when the call asks. */
 export interface Prepared {
   summary: string
   /** Shown instead of the call's input (already redacted). */
@@ -16,45 +18,49 @@ export interface Prepared {
   isStale?: () => boolean
 }
 
-/** Input validation's answer: the parsed value, or the result to return instead. */
-export type Checked = { value: unknown } | { result: ToolResult }
-
-/** A run's deadline, paused while a person decides (waiting on a person does not count). */
-export interface Pausable {
-  pause(): void
-  resume(): void
+export interface ConfirmAnswer {
+  approved: boolean
+  reason?: string
 }
 
-/** Step 5 of the pipeline and `ctx.confirm`: every way a call waits for a person. */
+/** Runs what the person approved (in the scope's queue, ahead of calls not started). */
+export type OnApproved = (input: unknown) => Promise<ToolResult>
+
+/** Step 7 of the pipeline and `ctx.confirm`: every way a call waits for a person. */
 export interface ConfirmFlow {
   /** Summary, changes and staleness check for a call that needs a confirmation. */
-  prepare(record: ToolRecord, value: unknown, callId: string): Prepared | { result: ToolResult }
-  /** Deferred: files the entry and answers `needs_confirmation` at once. */
-  deferred(flight: Flight, value: unknown, prepared: Prepared): ToolResult
-  /** Inline: waits in the page for the person, then runs; `finish` emits the call's result. */
+  prepare(call: Call, value: unknown): Prepared | { result: ToolResult }
+  /**
+   * Deferred: files the entry and answers `needs_confirmation` (the pipeline settles the call
+   * with it). An approval later runs `onApproved`.
+   */
+  defer(call: Call, value: unknown, prepared: Prepared, onApproved: OnApproved): ToolResult
+  /**
+   * Inline: the call waits for the person (its slot free, its deadline paused). A denial, an
+   * expiry or an abort settles it here; an approval resolves with `onApproved`'s result.
+   */
   inline(
-    flight: Flight,
+    call: Call,
     value: unknown,
     prepared: Prepared,
-    finish: (result: ToolResult) => ToolResult,
+    onApproved: OnApproved,
   ): Promise<ToolResult>
   /** `ctx.confirm` inside a run. */
-  ask(flight: Flight, request: unknown, deadline: Pausable): Promise<ConfirmAnswer>
+  ask(call: Call, request: unknown): Promise<ConfirmAnswer>
+  /** Whether what a confirmation showed changed since (a check that throws says yes). */
+  isStale(prepared: Prepared): boolean
+  /** The result of an approval whose confirmation went stale. */
+  staleResult(): ToolResult
   /** Withdraws the pending confirmations of a tool that went away. */
   dropTool(record: ToolRecord): void
   /** Withdraws the pending confirmations whose caller lost access (policy, `when`, presenter). */
   withdraw(): void
 }
 
-export interface ConfirmAnswer {
-  approved: boolean
-  reason?: string
-}
-
 interface Pending {
   readonly record: ToolRecord
-  readonly caller: Flight['caller']
-  /** `call` for step 5 confirmations, `ask` for `ctx.confirm` (the run is already under way). */
+  readonly caller: Call['caller']
+  /** `call` for step 7 confirmations, `ask` for `ctx.confirm` (the run is already under way). */
   readonly kind: 'call' | 'ask'
   readonly withdraw: () => void
 }
@@ -68,22 +74,9 @@ const EXPIRED = deepFreeze(
 
 const isChange = (c: unknown): c is FieldChange => isObject(c) && typeof c.path === 'string'
 
-export function createConfirmFlow(
-  internals: RegistryInternals,
-  steps: {
-    checkInput(
-      record: ToolRecord,
-      input: unknown,
-      call: { readonly callId: string },
-    ): Checked | Promise<Checked>
-    execute(flight: Flight, input: unknown): ToolResult | Promise<ToolResult>
-  },
-): ConfirmFlow {
+export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
   const { confirmations, events, limits } = internals
   const pending = new Map<string, Pending>()
-  /** Results this module built are fresh and plain: freezing them is enough. */
-  const own = (result: ToolResult, record: ToolRecord, callId: string) =>
-    Object.isFrozen(result) ? result : internals.normalize(result, { record, callId })
 
   const staleResult = () =>
     deepFreeze(
@@ -101,11 +94,8 @@ export function createConfirmFlow(
     }
   }
 
-  function prepare(
-    record: ToolRecord,
-    value: unknown,
-    callId: string,
-  ): Prepared | { result: ToolResult } {
+  function prepare(call: Call, value: unknown): Prepared | { result: ToolResult } {
+    const { record } = call
     const { def } = record
     try {
       const extra = def.confirmation?.(value)
@@ -132,7 +122,7 @@ export function createConfirmFlow(
         code: 'tool_threw',
         message: `The summary or confirmation of "${record.name}" threw`,
         tool: record.name,
-        callId,
+        callId: call.callId,
         cause,
       })
       return { result: toolFailed() }
@@ -140,18 +130,18 @@ export function createConfirmFlow(
   }
 
   function makeEntry(
-    flight: Flight,
+    call: Call,
     value: unknown,
     prepared: Prepared,
     mode: ConfirmMode,
   ): ConfirmationEntry {
-    const { record } = flight
+    const { record } = call
     const createdAt = Date.now()
     const entry: ConfirmationEntry = {
       id: randomId('cf_'),
-      callId: flight.callId,
+      callId: call.callId,
       tool: record.name,
-      caller: flight.caller,
+      caller: call.caller,
       mode,
       summary: prepared.summary,
       input: prepared.shown ? prepared.shown.input : redactValue(value, record.sensitive),
@@ -165,57 +155,45 @@ export function createConfirmFlow(
     return deepFreeze(entry)
   }
 
-  /** Checks an edited input before the store gives the entry up: issues keep it pending. */
-  const editCheck = (record: ToolRecord, callId: string) => async (edited: unknown) => {
-    const checked = await steps.checkInput(record, edited, { callId })
-    return 'result' in checked ? own(checked.result, record, callId) : undefined
+  /**
+   * Validates an input the person edited, bounded: a validator that never settles gives up after
+   * the tool's deadline (or when the call is stopped) with `cancelled`, so the entry is never left
+   * "being answered"; it stays pending and can still be approved as it was, or denied.
+   */
+  function checkEdited(record: ToolRecord, input: unknown, call: Call): Promise<Checked> {
+    // Results built by validation are fresh and plain: freezing is enough.
+    const frozen = (checked: Checked): Checked =>
+      'result' in checked ? { result: deepFreeze(checked.result) } : checked
+    const checking = validateInput(internals, record, input, call)
+    if (!isThenable(checking)) return Promise.resolve(frozen(checking))
+    return new Promise<Checked>((resolve) => {
+      const timer = unref(
+        setTimeout(
+          () => resolve({ result: deepFreeze(cancelled('policy')) }),
+          record.def.timeoutMs ?? limits.callTimeoutMs,
+        ),
+      )
+      const done = (checked: Checked) => {
+        clearTimeout(timer)
+        resolve(frozen(checked))
+      }
+      void call.aborted.then((by) => done({ result: cancelled(by) }))
+      void checking.then(done)
+    })
   }
 
-  /** An approved deferred confirmation: the tool runs as `human`, in its scope's queue. */
-  async function runApproved(
-    origin: Flight,
-    input: unknown,
-    prepared: Prepared,
-  ): Promise<ToolResult> {
-    const { record, callId } = origin
-    if (isStale(prepared)) return staleResult()
-    if (internals.access(record, 'human') !== 'ok') return WITHDRAWN
-    const flight = createFlight(callId, record, origin.caller, 'human')
-    internals.flights.add(flight)
-    try {
-      return own(await steps.execute(flight, input), record, callId)
-    } finally {
-      flight.phase = 'done'
-      internals.flights.delete(flight)
-    }
-  }
-
-  function deferred(flight: Flight, value: unknown, prepared: Prepared): ToolResult {
-    const { record, callId } = flight
-    const entry = makeEntry(flight, value, prepared, 'deferred')
+  function defer(call: Call, value: unknown, prepared: Prepared, onApproved: OnApproved) {
+    const { record } = call
+    const entry = makeEntry(call, value, prepared, 'deferred')
     const settle = (type: 'approved' | 'rejected' | 'expired', result: ToolResult) => {
       pending.delete(entry.id)
       events.emit('confirm', { type, entry, result })
       return result
     }
     const handler: ConfirmationHandler = {
-      check: editCheck(record, callId),
-      async approve(edited, hasInput) {
-        let input = value
-        if (hasInput) {
-          const checked = await steps.checkInput(record, edited, { callId })
-          if ('result' in checked) return settle('rejected', own(checked.result, record, callId))
-          input = checked.value
-        }
-        const started = now()
-        const result = await runApproved(flight, input, prepared)
-        events.emit('result', {
-          callId,
-          tool: record.name,
-          caller: 'human',
-          result,
-          durationMs: now() - started,
-        })
+      check: (edited) => checkEdited(record, edited, call),
+      async approve(checked) {
+        const result = await onApproved(checked ? checked.value : value)
         return settle('approved', result)
       },
       async reject() {
@@ -227,7 +205,7 @@ export function createConfirmFlow(
     }
     pending.set(entry.id, {
       record,
-      caller: flight.caller,
+      caller: call.caller,
       kind: 'call',
       withdraw() {
         if (confirmations.remove(entry.id)) settle('rejected', WITHDRAWN)
@@ -244,76 +222,63 @@ export function createConfirmFlow(
     return result
   }
 
-  async function inline(
-    flight: Flight,
+  function inline(
+    call: Call,
     value: unknown,
     prepared: Prepared,
-    finish: (result: ToolResult) => ToolResult,
+    onApproved: OnApproved,
   ): Promise<ToolResult> {
-    const { record, callId } = flight
-    const entry = makeEntry(flight, value, prepared, 'inline')
-    type Decision =
-      | { kind: 'approve'; input: unknown; hasInput: boolean }
-      | { kind: 'reject' }
-      | { kind: 'expire' }
-    let decide!: (decision: Decision) => void
-    const decision = new Promise<Decision>((resolve) => (decide = resolve))
-    let resolveDone!: (result: ToolResult) => void
-    const done = new Promise<ToolResult>((resolve) => (resolveDone = resolve))
-    const handler: ConfirmationHandler = {
-      check: editCheck(record, callId),
-      approve(input, hasInput) {
-        decide({ kind: 'approve', input, hasInput })
-        return done
-      },
-      reject() {
-        decide({ kind: 'reject' })
-        return done
-      },
-      expire() {
-        decide({ kind: 'expire' })
-      },
-    }
-    const end = (type: 'approved' | 'rejected' | 'expired', result: ToolResult) => {
-      const final = finish(result)
-      events.emit('confirm', { type, entry, result: final })
-      resolveDone(final)
-      return final
-    }
-    flight.phase = 'confirming'
-    pending.set(entry.id, {
-      record,
-      caller: flight.caller,
-      kind: 'call',
-      withdraw: () => flight.abort('policy'),
+    const { record } = call
+    const entry = makeEntry(call, value, prepared, 'inline')
+    return new Promise<ToolResult>((resolve) => {
+      const end = (type: 'approved' | 'rejected' | 'expired', result: ToolResult) => {
+        pending.delete(entry.id)
+        events.emit('confirm', { type, entry, result })
+        resolve(result)
+        return result
+      }
+      const handler: ConfirmationHandler = {
+        check: (edited) => checkEdited(record, edited, call),
+        approve(checked) {
+          pending.delete(entry.id)
+          call.onAbort(undefined)
+          call.resumeAfterPerson()
+          return onApproved(checked ? checked.value : value).then((result) =>
+            end('approved', result),
+          )
+        },
+        async reject() {
+          call.onAbort(undefined)
+          return end('rejected', call.settle(REJECTED))
+        },
+        expire() {
+          call.onAbort(undefined)
+          end('expired', call.settle(EXPIRED))
+        },
+      }
+      call.awaitPerson()
+      pending.set(entry.id, {
+        record,
+        caller: call.caller,
+        kind: 'call',
+        withdraw: () => call.abort('policy'),
+      })
+      confirmations.add(entry, handler)
+      events.emit('confirm', { type: 'requested', entry })
+      // Stopped while the person decides (signal, Stop, withdrawal): the entry goes away unanswered.
+      call.onAbort((by) => {
+        confirmations.remove(entry.id)
+        end('rejected', call.settle(cancelled(by)))
+      })
     })
-    confirmations.add(entry, handler)
-    events.emit('confirm', { type: 'requested', entry })
-    const outcome = await Promise.race([decision, flight.aborted])
-    pending.delete(entry.id)
-    if (typeof outcome === 'string') {
-      confirmations.remove(entry.id)
-      return end('rejected', cancelled(outcome))
-    }
-    if (outcome.kind === 'reject') return end('rejected', REJECTED)
-    if (outcome.kind === 'expire') return end('expired', EXPIRED)
-    let input = value
-    if (outcome.hasInput) {
-      const checked = await steps.checkInput(record, outcome.input, { callId })
-      if ('result' in checked) return end('rejected', checked.result)
-      input = checked.value
-    }
-    if (isStale(prepared)) return end('approved', staleResult())
-    if (flight.abortedBy) return end('approved', cancelled(flight.abortedBy))
-    return end('approved', await steps.execute(flight, input))
   }
 
-  async function ask(flight: Flight, request: unknown, deadline: Pausable) {
-    if (flight.abortedBy || flight.phase !== 'running') {
+  async function ask(call: Call, request: unknown): Promise<ConfirmAnswer> {
+    if (call.abortedBy || call.phase !== 'running') {
       return { approved: false, reason: 'cancelled' }
     }
     if (!confirmations.hasPresenter()) return { approved: false, reason: 'no_presenter' }
-    const { record } = flight
+    const { record } = call
     const req = isObject(request) ? request : {}
     const prepared: Prepared = {
       summary: typeof req.summary === 'string' ? req.summary : (record.def.title ?? record.name),
@@ -321,7 +286,7 @@ export function createConfirmFlow(
     if (Array.isArray(req.changes)) {
       prepared.changes = redactChanges(req.changes.filter(isChange), record.sensitive)
     }
-    const entry = makeEntry(flight, undefined, prepared, 'inline')
+    const entry = makeEntry(call, undefined, prepared, 'inline')
     let decide!: (answer: ConfirmAnswer) => void
     const decision = new Promise<ConfirmAnswer>((resolve) => (decide = resolve))
     const end = (
@@ -344,7 +309,7 @@ export function createConfirmFlow(
     })
     pending.set(entry.id, {
       record,
-      caller: flight.caller,
+      caller: call.caller,
       kind: 'ask',
       withdraw() {
         if (confirmations.remove(entry.id)) {
@@ -353,24 +318,27 @@ export function createConfirmFlow(
       },
     })
     events.emit('confirm', { type: 'requested', entry })
-    deadline.pause()
+    // Waiting on a person does not count toward the run's deadline.
+    call.deadline.pause()
     try {
-      const answer = await Promise.race([decision, flight.aborted])
+      const answer = await Promise.race([decision, call.aborted])
       if (typeof answer !== 'string') return answer
       if (confirmations.remove(entry.id)) {
         end('rejected', { approved: false, reason: 'cancelled' }, deepFreeze(cancelled(answer)))
       }
       return { approved: false, reason: 'cancelled' }
     } finally {
-      deadline.resume()
+      call.deadline.resume()
     }
   }
 
   return {
     prepare,
-    deferred,
+    defer,
     inline,
     ask,
+    isStale,
+    staleResult,
     dropTool(record) {
       for (const p of [...pending.values()]) if (p.record === record) p.withdraw()
     },

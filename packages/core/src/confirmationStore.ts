@@ -3,12 +3,16 @@ import type { ConfirmationEntry, ConfirmationStore, ToolResult } from './types'
 
 /** How the registry answers an entry; the store only decides who gets to answer. */
 export interface ConfirmationHandler {
-  approve(input: unknown, hasInput: boolean): Promise<ToolResult>
+  /** Runs what was approved: the input as asked, or `edited.value` when the person edited it. */
+  approve(edited: { value: unknown } | undefined): Promise<ToolResult>
   reject(reason: string | undefined): Promise<ToolResult>
   /** The clock says the entry is over. */
   expire(): void
-  /** Validates an edited input before the entry is consumed; issues keep it pending. */
-  check?(input: unknown): Promise<ToolResult | undefined>
+  /**
+   * Validates an edited input before the entry is taken; a `result` (issues, or a validator that
+   * gave up) keeps it pending. Settles in bounded time.
+   */
+  check?(input: unknown): Promise<{ value: unknown } | { result: ToolResult }>
 }
 
 /** The store plus what only the registry may do. */
@@ -107,17 +111,19 @@ export function createConfirmationStore(options: {
       const found = take(id)
       if (!found) return EXPIRED()
       const hasInput = typeof opts === 'object' && opts !== null && 'input' in opts
+      let edited: { value: unknown } | undefined
+      // An entry without `check` (a question asked from inside a run) has no input to edit.
       if (hasInput && found.handler.check) {
         answering.add(id)
-        let problem: ToolResult | undefined
+        let checked: { value: unknown } | { result: ToolResult }
         try {
-          problem = await found.handler.check(opts.input)
+          checked = await found.handler.check(opts.input)
         } finally {
           answering.delete(id)
           schedule()
         }
         // The entry stays pending so the person can fix the input.
-        if (problem) return problem
+        if ('result' in checked) return checked.result
         if (!entries.has(id)) return EXPIRED()
         if (found.entry.expiresAt <= clock()) {
           entries.delete(id)
@@ -125,10 +131,11 @@ export function createConfirmationStore(options: {
           found.handler.expire()
           return EXPIRED()
         }
+        edited = { value: checked.value }
       }
       entries.delete(id)
       changed()
-      return found.handler.approve(hasInput ? opts.input : undefined, hasInput)
+      return found.handler.approve(edited)
     },
     async reject(id, reason) {
       const found = take(id)

@@ -1,17 +1,8 @@
 import { createCallPipeline } from './callPipeline'
 import { createConfirmationStore } from './confirmationStore'
 import { createEmitter, type Emitter } from './emitter'
-import { FlightList } from './flight'
+import { isAbortSignal, isObject, own } from './guards'
 import { randomId } from './ids'
-import {
-  isAbortSignal,
-  isObject,
-  type Access,
-  type RegistryInternals,
-  type ResultSource,
-  type ScopeNode,
-  type ToolRecord,
-} from './internals'
 import { createManifests } from './manifest'
 import { isSegment, joinName, nameLabel, toLlmName } from './names'
 import {
@@ -25,6 +16,7 @@ import { compileSensitive } from './redact'
 import { normalizeResult, type ResultProblem } from './results'
 import { createScopeQueue } from './scopeQueue'
 import { definitionProblem, hintsOf } from './toolDefinition'
+import type { Access, RegistryInternals, ResultSource, ScopeNode, ToolRecord } from './toolRecord'
 import type {
   Caller,
   CancelledBy,
@@ -95,13 +87,15 @@ function optionProblems(options: unknown): string[] {
       )
     }
   }
-  if (options.dev !== undefined && typeof options.dev !== 'boolean') {
+  const dev = own(options, 'dev')
+  const jsonSchema = own(options, 'jsonSchema')
+  if (dev !== undefined && typeof dev !== 'boolean') {
     problems.push('createToolmark({ dev }) takes a boolean')
   }
-  if (options.jsonSchema !== undefined && typeof options.jsonSchema !== 'function') {
+  if (jsonSchema !== undefined && typeof jsonSchema !== 'function') {
     problems.push('createToolmark({ jsonSchema }) takes a function (schema) => JSON Schema')
   }
-  const confirm = options.confirm
+  const confirm = own(options, 'confirm')
   if (confirm !== undefined) {
     if (!isObject(confirm)) problems.push('createToolmark({ confirm }) takes { inapp?, test? }')
     else {
@@ -114,7 +108,7 @@ function optionProblems(options: unknown): string[] {
       }
     }
   }
-  const limits = options.limits
+  const limits = own(options, 'limits')
   if (limits !== undefined) {
     if (!isObject(limits)) problems.push('createToolmark({ limits }) takes an object')
     else {
@@ -140,7 +134,7 @@ function limitsFrom(given: unknown): Readonly<Limits> {
   const out: Limits = { ...DEFAULT_LIMITS }
   if (isObject(given)) {
     for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
-      const v = given[key]
+      const v = own(given, key)
       if (typeof v === 'number' && v > 0 && (Number.isFinite(v) || key === 'signatureBudget')) {
         out[key] = v
       }
@@ -160,7 +154,15 @@ function limitsFrom(given: unknown): Readonly<Limits> {
  * await tm.call('greet') // { status: 'ok', data: 'hello' }
  */
 export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
-  const opts = (isObject(options) ? options : {}) as ToolmarkOptions
+  // Own properties only, here and in the policy: a polluted Object.prototype configures nothing.
+  const given: object = isObject(options) ? options : {}
+  const opts: ToolmarkOptions = {
+    dev: own(given, 'dev') as ToolmarkOptions['dev'],
+    policy: own(given, 'policy') as ToolmarkOptions['policy'],
+    confirm: own(given, 'confirm') as ToolmarkOptions['confirm'],
+    limits: own(given, 'limits') as ToolmarkOptions['limits'],
+    jsonSchema: own(given, 'jsonSchema') as ToolmarkOptions['jsonSchema'],
+  }
   const dev = typeof opts.dev === 'boolean' ? opts.dev : defaultDev()
   const events = createEmitter()
   const errorEvent = (event: ErrorEvent) => events.emit('error', event)
@@ -173,22 +175,31 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   }
   const limits = limitsFrom(opts.limits)
   const converter = typeof opts.jsonSchema === 'function' ? opts.jsonSchema : undefined
+  const confirmOf = (caller: 'inapp' | 'test'): ConfirmMode =>
+    isObject(opts.confirm) && own(opts.confirm, caller) === 'inline' ? 'inline' : 'deferred'
   const confirmModes: Record<Caller, ConfirmMode> = {
-    inapp: opts.confirm?.inapp === 'inline' ? 'inline' : 'deferred',
-    test: opts.confirm?.test === 'inline' ? 'inline' : 'deferred',
+    inapp: confirmOf('inapp'),
+    test: confirmOf('test'),
     webmcp: 'inline',
     mcp: 'inline',
     human: 'inline',
   }
   const tools = new Map<string, ToolRecord>()
   const llmNames = new Map<string, ToolRecord>()
-  const flights = new FlightList()
   const subscribers = new Set<(rev: number) => void>()
   const scopeNodes = new WeakMap<Scope, ScopeNode>()
   let policy = applyPolicy(opts.policy, (event) => startup.push(event))
   let rev = 0
   let notifyScheduled = false
   if (startup.length > 0) queueMicrotask(() => startup.splice(0).forEach(errorEvent))
+
+  const warned = new Set<string>()
+  /** Development warnings fire once per cause and registry. */
+  function warnOnce(cause: string, message: string): void {
+    if (warned.has(cause)) return
+    warned.add(cause)
+    console.warn(message)
+  }
 
   /** Development throws with the fix; production reports and the caller fails closed. */
   function misconfigured(code: string, message: string, tool?: string): void {
@@ -334,13 +345,15 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
 
   // --- the parts -----------------------------------------------------------------------------
 
+  const resultProblems: Record<ResultProblem['code'], string> = {
+    invalid_result: 'returned something that is not a ToolResult',
+    result_not_serializable: 'returned data that cannot be structured-cloned',
+    result_keys_dropped: 'returned keys its result status does not have; they were dropped',
+  }
   function reportResult({ code, cause }: ResultProblem, { record, callId }: ResultSource) {
     errorEvent({
       code,
-      message:
-        code === 'invalid_result'
-          ? `Tool "${record?.name}" returned something that is not a ToolResult`
-          : `Tool "${record?.name}" returned data that cannot be structured-cloned`,
+      message: `Tool "${record?.name}" ${resultProblems[code]}`,
       tool: record?.name,
       callId,
       ...(cause === undefined ? {} : { cause }),
@@ -353,7 +366,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     events,
     confirmations,
     tools,
-    flights,
     rev: () => rev,
     access,
     policyOf: (caller) => policy[caller],
@@ -422,13 +434,25 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     if (signal?.aborted) return dead(name)
 
     const hints = hintsOf(def)
+    const cls = toolClass(hints)
+    if (
+      dev &&
+      (cls === 'consequential' || cls === 'destructive') &&
+      def.summary === undefined &&
+      def.confirmation === undefined
+    ) {
+      warnOnce(
+        `no-summary:${name}`,
+        `[toolmark] Tool "${name}" is ${cls} but has no summary: the person approving it sees its title and raw input. Add summary: (input) => 'what will happen'.`,
+      )
+    }
     const record: ToolRecord = {
       def: def as ToolDefinition<any, any>,
       name,
       llmName,
       scope: node,
       hints,
-      cls: toolClass(hints),
+      cls,
       sensitive: compileSensitive(def.sensitive),
       disposed: false,
     }

@@ -10,6 +10,7 @@ export type {
   CallOptions,
   CancelledBy,
   ChangeEvent,
+  CheckContext,
   ConfirmationEntry,
   ConfirmationStore,
   ConfirmEvent,

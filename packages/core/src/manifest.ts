@@ -1,4 +1,5 @@
-import { isCaller, isObject, type RegistryInternals, type ToolRecord } from './internals'
+import { isCaller, isObject } from './guards'
+import type { RegistryInternals, ToolRecord } from './toolRecord'
 import { deepFreeze } from './results'
 import { renderSignature, resolveJsonSchema } from './schema'
 import type { Caller, JsonSchema, Manifest, ManifestEntry, StandardSchemaV1 } from './types'

@@ -1,3 +1,4 @@
+import { own } from './guards'
 import { isToolName } from './names'
 import type { Caller, CallerPolicy, Policy, ToolClass, ToolHints } from './types'
 
@@ -57,14 +58,17 @@ export function policyProblem(caller: string, entry: unknown): string | undefine
       return `policy.${caller} has an unknown key "${key}": use allow, tools or rateLimit`
     }
   }
+  const allow = own(e, 'allow')
+  const tools = own(e, 'tools')
+  const rateLimit = own(e, 'rateLimit')
   if (
-    e.allow !== undefined &&
-    (!Array.isArray(e.allow) || !e.allow.every((c) => CLASSES.includes(c as ToolClass)))
+    allow !== undefined &&
+    (!Array.isArray(allow) || !allow.every((c) => CLASSES.includes(c as ToolClass)))
   ) {
     return `policy.${caller}.allow must list classes among ${CLASSES.join(', ')}`
   }
-  if (e.tools !== undefined) {
-    const t = e.tools as Record<string, unknown>
+  if (tools !== undefined) {
+    const t = tools as Record<string, unknown>
     if (t === null || typeof t !== 'object' || Array.isArray(t)) {
       return `policy.${caller}.tools must be { allow?: string[], deny?: string[] }`
     }
@@ -78,16 +82,16 @@ export function policyProblem(caller: string, entry: unknown): string | undefine
       }
     }
   }
-  if (e.rateLimit !== undefined) {
-    const r = e.rateLimit as Record<string, unknown>
+  if (rateLimit !== undefined) {
+    const r = rateLimit as Record<string, unknown>
+    const calls = r !== null && typeof r === 'object' ? own(r, 'calls') : undefined
+    const perMs = r !== null && typeof r === 'object' ? own(r, 'perMs') : undefined
     if (
-      r === null ||
-      typeof r !== 'object' ||
-      !Number.isInteger(r.calls) ||
-      (r.calls as number) < 1 ||
-      typeof r.perMs !== 'number' ||
-      !(r.perMs > 0) ||
-      !Number.isFinite(r.perMs)
+      !Number.isInteger(calls) ||
+      (calls as number) < 1 ||
+      typeof perMs !== 'number' ||
+      !(perMs > 0) ||
+      !Number.isFinite(perMs)
     ) {
       return `policy.${caller}.rateLimit must be { calls: positive integer, perMs: positive number }`
     }
@@ -102,9 +106,14 @@ export function compileCallerPolicy(
   caller: Caller,
   entry: CallerPolicy | undefined,
 ): CompiledCallerPolicy {
-  const classes = new Set<ToolClass>(entry?.allow ?? DEFAULT_CLASSES[caller])
-  const allow = entry?.tools?.allow?.map(nameRule)
-  const deny = entry?.tools?.deny?.map(nameRule) ?? []
+  // Own properties only: a polluted Object.prototype must not grant anything.
+  const given = entry ?? {}
+  const allowed = own(given, 'allow') as ToolClass[] | undefined
+  const tools = (own(given, 'tools') ?? {}) as NonNullable<CallerPolicy['tools']>
+  const rate = own(given, 'rateLimit') as CallerPolicy['rateLimit']
+  const classes = new Set<ToolClass>(allowed ?? DEFAULT_CLASSES[caller])
+  const allow = (own(tools, 'allow') as string[] | undefined)?.map(nameRule)
+  const deny = (own(tools, 'deny') as string[] | undefined)?.map(nameRule) ?? []
   return {
     allows(name, cls) {
       // Loops, not `some` with a closure: this runs on every call.
@@ -114,7 +123,9 @@ export function compileCallerPolicy(
       for (let i = 0; i < allow.length; i++) if (allow[i](name)) return true
       return false
     },
-    rateLimit: entry?.rateLimit ? { ...entry.rateLimit } : undefined,
+    rateLimit: rate
+      ? { calls: own(rate, 'calls') as number, perMs: own(rate, 'perMs') as number }
+      : undefined,
   }
 }
 
@@ -134,7 +145,7 @@ export function compilePolicy(policy: Policy | undefined): {
   }
   const broken = problems.length > 0
   for (const key of broken ? [] : Object.keys(given)) {
-    const message = policyProblem(key, given[key])
+    const message = policyProblem(key, own(given, key))
     if (message) problems.push({ caller: key, message })
   }
   for (const caller of ['inapp', 'webmcp', 'mcp', 'test', 'human'] as Caller[]) {
@@ -143,7 +154,7 @@ export function compilePolicy(policy: Policy | undefined): {
     } else if (broken || problems.some((p) => p.caller === caller)) {
       callers[caller] = DENY_ALL
     } else {
-      callers[caller] = compileCallerPolicy(caller, given[caller] as CallerPolicy | undefined)
+      callers[caller] = compileCallerPolicy(caller, own(given, caller) as CallerPolicy | undefined)
     }
   }
   return { callers, problems }

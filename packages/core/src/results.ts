@@ -1,4 +1,4 @@
-import { isPlainObject } from './internals'
+import { isPlainObject } from './guards'
 import type { CancelledBy, FieldChange, ResultIssue, ToolResult } from './types'
 
 /** The tool did its job; `data` is its output. */
@@ -132,15 +132,61 @@ function frozenPlainCopy(value: unknown, depth: number): unknown {
   return Object.freeze(out)
 }
 
+/** The keys each status may carry (DESIGN §3.4 step 9: a result is rebuilt with these only). */
+const STATUS_KEYS: Record<ToolResult['status'], readonly string[]> = {
+  ok: ['status', 'data'],
+  invalid: ['status', 'issues'],
+  refused: ['status', 'code', 'message', 'rev'],
+  needs_confirmation: ['status', 'confirmId', 'summary', 'changes'],
+  cancelled: ['status', 'by'],
+  error: ['status', 'message'],
+}
+const ISSUE_KEYS = ['path', 'message'] as const
+const CHANGE_KEYS = ['path', 'before', 'after'] as const
+
+/** `value` with only `keys` (those present), and the names of the others in `dropped`. */
+function pick(
+  value: Record<string, unknown>,
+  keys: readonly string[],
+  where: string,
+  dropped: string[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key of keys)
+    if (Object.prototype.hasOwnProperty.call(value, key)) out[key] = value[key]
+  for (const key of Object.keys(value)) if (!keys.includes(key)) dropped.push(where + key)
+  return out
+}
+
+/**
+ * A valid result rebuilt with only its status's own keys (and, in issues and changes, only
+ * theirs): what leaves `tm.call` never carries more than its status allows. `dropped` names what
+ * was left out; `undefined` when nothing was (the result is returned as it is then).
+ */
+function shape(value: ToolResult): { result: ToolResult; dropped: string[] | undefined } {
+  const raw = value as unknown as Record<string, unknown>
+  const keys = STATUS_KEYS[value.status]
+  const dropped: string[] = []
+  const top = pick(raw, keys, '', dropped)
+  if (value.status === 'invalid') {
+    top.issues = value.issues.map((issue, i) =>
+      pick(issue as unknown as Record<string, unknown>, ISSUE_KEYS, `issues.${i}.`, dropped),
+    )
+  } else if (value.status === 'needs_confirmation' && value.changes) {
+    top.changes = value.changes.map((change, i) =>
+      pick(change as unknown as Record<string, unknown>, CHANGE_KEYS, `changes.${i}.`, dropped),
+    )
+  }
+  return dropped.length === 0
+    ? { result: value, dropped: undefined }
+    : { result: top as unknown as ToolResult, dropped }
+}
+
 /**
  * `{ status: 'ok', data }` with exactly those keys, as `ok()` makes it: rebuilt as a literal, the
  * cheapest shape to build and freeze, with the same keys in the same order as the general copy.
  */
 function okCopy(value: Record<string, unknown>): unknown {
-  const keys = Object.keys(value)
-  if (keys.length !== 2 || keys[0] !== 'status' || keys[1] !== 'data') {
-    return frozenPlainCopy(value, 0)
-  }
   budget--
   const data = frozenPlainCopy(value.data, 1)
   return data === NOT_PLAIN ? NOT_PLAIN : Object.freeze({ status: 'ok', data })
@@ -159,16 +205,25 @@ function plainCopy(value: ToolResult): unknown {
   }
 }
 
+/** Whether `value` has exactly the keys `ok()` gives it, in that order (the common case). */
+function isBareOk(value: Record<string, unknown>): boolean {
+  if (value.status !== 'ok') return false
+  const keys = Object.keys(value)
+  return keys.length === 2 && keys[0] === 'status' && keys[1] === 'data'
+}
+
 /** Why a value could not leave `tm.call` as it was (the `error` event's code). */
 export interface ResultProblem {
-  code: 'invalid_result' | 'result_not_serializable'
+  code: 'invalid_result' | 'result_not_serializable' | 'result_keys_dropped'
+  /** The exception, or for `result_keys_dropped` the dot paths of the keys left out. */
   cause?: unknown
 }
 
 /**
- * Turns what a tool returned into the result that leaves `tm.call`: a structured clone (so the
- * app's own objects are never frozen), deep-frozen. Anything that is not a `ToolResult` becomes
- * "Tool failed", anything that cannot be cloned "Result not serializable"; `report` hears why,
+ * Turns what a tool returned into the result that leaves `tm.call`: rebuilt with only its status's
+ * keys, copied (so the app's own objects are never frozen) and deep-frozen. Anything that is not a
+ * `ToolResult` becomes "Tool failed", anything that cannot be cloned "Result not serializable";
+ * a key the status does not have is dropped and reported; `report` hears why,
  * with `context` passed through (so a caller needs no closure per result).
  */
 export function normalizeResult<C>(
@@ -189,10 +244,14 @@ export function normalizeResult<C>(
     return TOOL_FAILED
   }
   try {
-    const copy = plainCopy(raw as ToolResult)
-    return copy !== NOT_PLAIN
-      ? (copy as ToolResult)
-      : deepFreeze(structuredClone(raw as ToolResult))
+    let result = raw as ToolResult
+    if (!isBareOk(raw as Record<string, unknown>)) {
+      const shaped = shape(result)
+      if (shaped.dropped) report({ code: 'result_keys_dropped', cause: shaped.dropped }, context)
+      result = shaped.result
+    }
+    const copy = plainCopy(result)
+    return copy !== NOT_PLAIN ? (copy as ToolResult) : deepFreeze(structuredClone(result))
   } catch (cause) {
     report({ code: 'result_not_serializable', cause }, context)
     return NOT_SERIALIZABLE

@@ -1,4 +1,4 @@
-import { isThenable } from './internals'
+import { isThenable } from './guards'
 import type {
   JsonSchema,
   ResultIssue,

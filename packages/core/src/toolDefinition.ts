@@ -1,4 +1,4 @@
-import { isObject } from './internals'
+import { isObject } from './guards'
 import { isToolName, nameLabel } from './names'
 import { isStandardSchema, jsonSchemaSource } from './schema'
 import type { JsonSchema, StandardSchemaV1, ToolDefinition, ToolHints } from './types'
@@ -66,7 +66,7 @@ export function definitionProblem(
   ) {
     return `Tool "${name}" has an invalid timeoutMs: use a positive number of milliseconds`
   }
-  for (const key of ['summary', 'confirmation'] as const) {
+  for (const key of ['summary', 'confirmation', 'check'] as const) {
     if (def[key] !== undefined && typeof def[key] !== 'function') {
       return `Tool "${name}" has a ${key} that is not a function`
     }

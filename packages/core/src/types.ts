@@ -141,6 +141,14 @@ export interface ToolContext {
   progress(p: { done: number; total?: number; message?: string }): void
 }
 
+/** What `check` receives besides its input. */
+export interface CheckContext {
+  /** Aborted when the call is stopped while the check runs. */
+  signal: AbortSignal
+  callId: string
+  caller: Caller
+}
+
 /** A tool, declared once and served to every caller. */
 export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
   /** Local name (`[A-Za-z0-9_-]` segments joined by `.`); the full name adds the scope path. */
@@ -182,6 +190,15 @@ export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
     input?: unknown
     isStale?: () => boolean
   }
+  /**
+   * A precondition, checked in the scope's slot before a person is asked, and again right before
+   * an approved run: return `undefined` to go on, or the result that ends the call (say, a
+   * refusal with the app's code `not_found`), so nobody is asked to approve the impossible.
+   */
+  check?: (
+    input: TInput,
+    ctx: CheckContext,
+  ) => ToolResult<unknown> | undefined | Promise<ToolResult<unknown> | undefined>
   run(input: TInput, ctx: ToolContext): ToolResult<TOutput> | Promise<ToolResult<TOutput>>
 }
 

@@ -1,16 +1,18 @@
-import type { Flight, RegistryInternals, ToolRecord } from './internals'
-import { refuse, toolFailed } from './results'
+import type { RegistryInternals, ToolRecord } from './toolRecord'
+import { deepFreeze, refuse, toolFailed } from './results'
 import type { ToolResult } from './types'
 
 /** The undo journal: the last `limits.undoJournal` inverses, each run at most once. */
 export interface UndoJournal {
   /** `ctx.registerUndo`: a later registration of the same call replaces the earlier one. */
-  register(flight: Flight, restore: unknown): void
+  register(call: { readonly record: ToolRecord; readonly callId: string }, restore: unknown): void
   undo(callId: unknown): Promise<ToolResult>
   canUndo(callId: unknown): boolean
   /** Forgets a tool's entries (the tool went away). */
   dropTool(record: ToolRecord): void
 }
+
+const UNAVAILABLE = deepFreeze(refuse('undo_unavailable', 'There is nothing to undo for this call'))
 
 interface UndoEntry {
   readonly record: ToolRecord
@@ -26,8 +28,8 @@ export function createUndoJournal(internals: RegistryInternals): UndoJournal {
   }
 
   return {
-    register(flight, restore) {
-      const { record, callId } = flight
+    register(call, restore) {
+      const { record, callId } = call
       if (typeof restore !== 'function') {
         internals.misconfigured(
           'invalid_undo',
@@ -47,10 +49,8 @@ export function createUndoJournal(internals: RegistryInternals): UndoJournal {
     async undo(callId) {
       const entry = live(callId)
       if (!entry) {
-        return internals.normalize(
-          refuse('undo_unavailable', 'There is nothing to undo for this call'),
-          { callId: String(callId) },
-        )
+        // Any id that is not a live string, whatever it is, gets the same answer.
+        return UNAVAILABLE
       }
       const id = callId as string
       // Taken before it runs: a second undo, even a concurrent one, finds nothing.

@@ -65,10 +65,12 @@ describe('ctx', () => {
   it('stops listening to the caller’s signal once the call is over', async () => {
     const tm = createToolmark()
     const controller = new AbortController()
+    const add = vi.spyOn(controller.signal, 'addEventListener')
     const remove = vi.spyOn(controller.signal, 'removeEventListener')
     tm.register({ name: 'a', description: 'A', run: () => ok(null) })
     await tm.call('a', {}, { signal: controller.signal })
-    expect(remove).toHaveBeenCalledWith('abort', expect.any(Function))
+    expect(add).toHaveBeenCalledTimes(1)
+    expect(remove).toHaveBeenCalledWith('abort', add.mock.calls[0][1])
   })
 
   it('calls run with this registry’s ctx even when run is a method reading this', async () => {

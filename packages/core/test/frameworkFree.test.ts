@@ -63,6 +63,42 @@ describe('framework-free core', () => {
     expect(outside).toEqual([])
   })
 
+  it('has no import cycles among its sources, type imports included', () => {
+    const files = sourceFiles(path.join(coreDir, 'src'))
+    const resolve = (from: string, specifier: string): string | undefined => {
+      const base = path.resolve(path.dirname(from), specifier)
+      return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((f) =>
+        files.includes(f),
+      )
+    }
+    const graph = new Map(
+      files.map((file) => [
+        file,
+        importSpecifiers(readFileSync(file, 'utf8'))
+          .filter((s) => s.startsWith('.'))
+          .map((s) => resolve(file, s))
+          .filter((f): f is string => f !== undefined),
+      ]),
+    )
+    const cycles: string[] = []
+    const state = new Map<string, 'visiting' | 'done'>()
+    const stack: string[] = []
+    const visit = (file: string) => {
+      state.set(file, 'visiting')
+      stack.push(file)
+      for (const next of graph.get(file) ?? []) {
+        if (state.get(next) === 'visiting') {
+          const loop = stack.slice(stack.indexOf(next)).concat(next)
+          cycles.push(loop.map((f) => path.relative(coreDir, f)).join(' → '))
+        } else if (!state.has(next)) visit(next)
+      }
+      stack.pop()
+      state.set(file, 'done')
+    }
+    for (const file of files) if (!state.has(file)) visit(file)
+    expect(cycles).toEqual([])
+  })
+
   it('names no React, react-hook-form or TanStack module in any core source', () => {
     for (const file of sourceFiles(path.join(coreDir, 'src'))) {
       const source = readFileSync(file, 'utf8')

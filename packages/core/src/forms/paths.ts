@@ -4,7 +4,7 @@
  * opaque value (compared and copied by reference).
  */
 
-import { isPlainObject } from '../internals'
+import { isPlainObject } from '../guards'
 
 /** Path segments that could reach an object's prototype; never accepted from an agent. */
 export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([

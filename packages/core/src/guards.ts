@@ -1,0 +1,34 @@
+import { CALLERS, type Caller } from './types'
+
+/** Type guards and tiny helpers every part of core uses. A leaf: it imports no runtime code of ours but the caller list. */
+
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (v === null || typeof v !== 'object') return false
+  const proto = Object.getPrototypeOf(v)
+  return proto === Object.prototype || proto === null
+}
+
+export const isAbortSignal = (v: unknown): v is AbortSignal =>
+  isObject(v) &&
+  typeof v.aborted === 'boolean' &&
+  typeof (v as { addEventListener?: unknown }).addEventListener === 'function'
+
+export const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  v !== null &&
+  (typeof v === 'object' || typeof v === 'function') &&
+  typeof (v as { then?: unknown }).then === 'function'
+
+export const isCaller = (v: unknown): v is Caller => (CALLERS as readonly unknown[]).includes(v)
+
+/** An own, enumerable property only: options and policies are never read through the prototype. */
+export const own = (o: object, key: string): unknown =>
+  Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined
+
+/** Lets Node exit while a deadline or expiry timer is pending. */
+export function unref<T>(timer: T): T {
+  ;(timer as { unref?: () => void }).unref?.()
+  return timer
+}
