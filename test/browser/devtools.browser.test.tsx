@@ -341,8 +341,9 @@ describe('ToolmarkDevtools in Chromium', () => {
       await render(<App tm={tm} store={store} initialIsOpen colorScheme="light" />)
       await tm.call('notes.add', { title: 'x' }, { caller: 'inapp' })
       await tm.call('notes.add', { title: 'Call mom' }, { caller: 'inapp' })
-      void tm.call('notes.import', {}, { caller: 'mcp' })
+      // Asked first: a confirmation is built in its scope's turn, and the import holds the slot.
       await tm.call('notes.delete', { id: 1 }, { caller: 'inapp' })
+      void tm.call('notes.import', {}, { caller: 'mcp' })
       await userEvent.click(button('Input schema of notes.add'))
 
       expect(await everyTab()).toEqual(clean)
