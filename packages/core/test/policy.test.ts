@@ -286,3 +286,50 @@ describe('setPolicy', () => {
     expect(run).not.toHaveBeenCalled()
   })
 })
+
+describe('policy and limits read own properties only', () => {
+  const polluted = <T>(key: string, value: unknown, body: () => T): T => {
+    Object.defineProperty(Object.prototype, key, { value, configurable: true, writable: true })
+    try {
+      return body()
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)[key]
+    }
+  }
+
+  it('gives mcp no destructive tool when Object.prototype.mcp says allow all', () => {
+    const tm = polluted(
+      'mcp',
+      { allow: ['destructive', 'consequential', 'readOnly', 'none'] },
+      () => createToolmark({ policy: {} }),
+    )
+    registerClasses(tm)
+    tm.confirmations.attachPresenter()
+    expect(tm.manifest({ caller: 'mcp' }).tools.map((t) => t.name)).not.toContain('tickets.delete')
+  })
+
+  it('ignores a polluted allow on an empty caller entry', () => {
+    const tm = polluted('allow', ['destructive'], () => createToolmark({ policy: { webmcp: {} } }))
+    registerClasses(tm)
+    tm.confirmations.attachPresenter()
+    const names = tm.manifest({ caller: 'webmcp' }).tools.map((t) => t.name)
+    expect(names).not.toContain('tickets.delete')
+    expect(names).toContain('tickets.close')
+  })
+
+  it('ignores polluted limits, confirmation modes and dev', () => {
+    const tm = polluted('queuePerScope', 1, () =>
+      polluted('inapp', 'inline', () => polluted('dev', false, () => createToolmark({}))),
+    )
+    expect(tm.limits.queuePerScope).toBe(32)
+    expect(tm.dev).toBe(true)
+  })
+
+  it('keeps the deferred default for inapp when Object.prototype.inapp says inline', async () => {
+    const tm = polluted('inapp', 'inline', () => createToolmark({ confirm: {} }))
+    registerClasses(tm)
+    expect(await tm.call('tickets.close', {}, { caller: 'inapp' })).toMatchObject({
+      status: 'needs_confirmation',
+    })
+  })
+})

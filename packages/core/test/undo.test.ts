@@ -102,6 +102,33 @@ describe('undo', () => {
     }
   })
 
+  it('resolves undo_unavailable for an id whose toString throws, a symbol or a proxy', async () => {
+    const tm = createToolmark()
+    const hostile = [
+      {
+        toString() {
+          throw new Error('boom')
+        },
+      },
+      Symbol('id'),
+      new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('trap')
+          },
+        },
+      ),
+    ]
+    for (const id of hostile) {
+      await expect(tm.undo(id as never)).resolves.toMatchObject({
+        status: 'refused',
+        code: 'undo_unavailable',
+      })
+      expect(tm.canUndo(id as never)).toBe(false)
+    }
+  })
+
   it('keeps the last 100 entries: the oldest is evicted', async () => {
     const tm = createToolmark()
     const state = { value: 0 }
