@@ -23,6 +23,8 @@ export type {
   AiSdkPageTool,
 } from './pageTools'
 export { renderSummary } from './renderSummary'
+export { jsonSchemaCheck } from '../jsonSchemaCheck'
+export type { JsonSchemaCheck, JsonSchemaCheckOptions } from '../jsonSchemaCheck'
 export { createInPageChannel } from '../bridge/createInPageChannel'
 export type { InPageChannel } from '../bridge/createInPageChannel'
 export { postMessageTransport } from '../bridge/postMessageTransport'
