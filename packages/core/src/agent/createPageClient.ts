@@ -46,7 +46,19 @@ export interface PageCallOptions {
 export interface PageConfirmedEvent {
   clientId: string
   confirmId: string
+  /** The tool whose call asked for the confirmation. */
+  tool: string
+  /** The final outcome: the tool's result once approved, `cancelled operator` when denied… */
   result: ToolResult
+}
+
+/** Options of `client.outcome`. */
+export interface PageOutcomeOptions {
+  /**
+   * Stops waiting: the returned promise rejects with `signal.reason`. The confirmation itself
+   * stays open in the page, and its outcome is still remembered when it arrives.
+   */
+  signal?: AbortSignal
 }
 
 /** A running call reported progress. */
@@ -76,10 +88,23 @@ export interface PageClient {
   describe(tool: string, options?: PageCallOptions): Promise<ToolResult<ManifestEntry>>
   /** Cancels one pending `call` (pass its promise) or, with no argument, every pending call. */
   cancel(pending?: Promise<ToolResult>): void
+  /**
+   * The final `ToolResult` of a deferred confirmation one of this client's calls received
+   * (`needs_confirmation { confirmId }`), once the person has decided — also when the outcome
+   * arrived before this call (the last 256 outcomes are remembered). Resolves
+   * `refused confirmation_expired` at once for an id this client is not waiting for and no
+   * longer remembers. Rejects, leaving the confirmation open in the page, when `signal`
+   * aborts (with its reason) or the client closes or its transport closes for good (with an
+   * `AbortError`): the wait ended, not the confirmation.
+   */
+  outcome(confirmId: string, options?: PageOutcomeOptions): Promise<ToolResult>
   onConfirmed(listener: (event: PageConfirmedEvent) => void): () => void
   onProgress(listener: (event: PageProgressEvent) => void): () => void
   onManifest(listener: (manifest: Manifest, clientId: string) => void): () => void
-  /** Cancels pending calls (`cancelled signal`) and stops listening. Idempotent. */
+  /**
+   * Cancels pending calls (`cancelled signal`), ends every `outcome` wait and stops listening.
+   * Idempotent. Runs by itself when the transport reports that it closed for good.
+   */
   close(): void
 }
 
@@ -95,10 +120,32 @@ interface Pending {
 const MAX_PAGES = 64
 /** Confirmations awaited at once (a page keeps at most 100 pending by default). */
 const MAX_CONFIRMATIONS = 1024
+/** Outcomes remembered for an `outcome()` that comes after them. */
+const OUTCOME_MEMORY = 256
 
 const frozen = (result: ToolResult): ToolResult => deepFreeze(result)
 const CANCELLED_SIGNAL: ToolResult = deepFreeze({ status: 'cancelled', by: 'signal' })
 const CANCELLED_POLICY: ToolResult = deepFreeze({ status: 'cancelled', by: 'policy' })
+const UNKNOWN_CONFIRMATION: ToolResult = deepFreeze({
+  status: 'refused',
+  code: 'confirmation_expired',
+  message: 'This client is not waiting for that confirmation and no longer remembers its outcome',
+})
+
+const abortError = (message: string): Error => {
+  const error = new Error(message)
+  error.name = 'AbortError'
+  return error
+}
+
+/** An aborted signal's reason, or an `AbortError` when the runtime gives none. */
+const reasonOf = (signal: AbortSignal): unknown =>
+  signal.reason ?? abortError('The wait for the outcome was aborted')
+
+interface OutcomeWaiter {
+  resolve: (result: ToolResult) => void
+  reject: (reason: unknown) => void
+}
 
 /** A usable timer delay: timers overflow past 2^31 − 1 ms and fire at once. */
 const deadline = (ms: number) =>
@@ -137,7 +184,9 @@ export function createPageClient(options: PageClientOptions): PageClient {
   const manifests = new Map<string, Manifest>()
   const pending = new Map<string, Pending>()
   const ids = new WeakMap<Promise<ToolResult>, string>()
-  const awaitedConfirmations = new Map<string, string>()
+  const awaitedConfirmations = new Map<string, { clientId: string; tool: string }>()
+  const outcomes = new Map<string, ToolResult>()
+  const waiters = new Map<string, Set<OutcomeWaiter>>()
   const confirmedListeners = new Set<(event: PageConfirmedEvent) => void>()
   const progressListeners = new Set<(event: PageProgressEvent) => void>()
   const manifestListeners = new Set<(manifest: Manifest, clientId: string) => void>()
@@ -193,21 +242,33 @@ export function createPageClient(options: PageClientOptions): PageClient {
         pending.delete(message.id)
         const { result } = message
         if (result.status === 'needs_confirmation' && entry.kind === 'call') {
-          awaitedConfirmations.set(result.confirmId, message.clientId)
+          awaitedConfirmations.set(result.confirmId, {
+            clientId: message.clientId,
+            tool: entry.tool,
+          })
           if (awaitedConfirmations.size > MAX_CONFIRMATIONS) {
-            awaitedConfirmations.delete(awaitedConfirmations.keys().next().value!)
+            // Its `confirmed` will be ignored from now on: whoever waits learns it now.
+            const evicted = awaitedConfirmations.keys().next().value!
+            awaitedConfirmations.delete(evicted)
+            settleWaiters(evicted, (waiter) => waiter.resolve(UNKNOWN_CONFIRMATION))
           }
         }
         entry.resolve(frozen(result))
         return
       }
       case 'confirmed': {
-        if (awaitedConfirmations.get(message.confirmId) !== message.clientId) return
+        const awaited = awaitedConfirmations.get(message.confirmId)
+        if (awaited?.clientId !== message.clientId) return
         awaitedConfirmations.delete(message.confirmId)
+        const result = frozen(message.result)
+        outcomes.set(message.confirmId, result)
+        if (outcomes.size > OUTCOME_MEMORY) outcomes.delete(outcomes.keys().next().value!)
+        settleWaiters(message.confirmId, (waiter) => waiter.resolve(result))
         emit(confirmedListeners, {
           clientId: message.clientId,
           confirmId: message.confirmId,
-          result: frozen(message.result),
+          tool: awaited.tool,
+          result,
         })
         return
       }
@@ -228,6 +289,41 @@ export function createPageClient(options: PageClientOptions): PageClient {
         return
       }
     }
+  }
+
+  const settleWaiters = (confirmId: string, settle: (waiter: OutcomeWaiter) => void) => {
+    const set = waiters.get(confirmId)
+    if (!set) return
+    waiters.delete(confirmId)
+    for (const waiter of [...set]) settle(waiter)
+  }
+
+  const outcome = (confirmId: string, outcomeOptions: PageOutcomeOptions = {}) => {
+    const { signal } = outcomeOptions
+    if (closed) return Promise.reject(abortError('The page client is closed'))
+    if (signal?.aborted) return Promise.reject(reasonOf(signal))
+    const known = typeof confirmId === 'string' ? outcomes.get(confirmId) : undefined
+    if (known) return Promise.resolve(known)
+    if (typeof confirmId !== 'string' || !awaitedConfirmations.has(confirmId)) {
+      return Promise.resolve(UNKNOWN_CONFIRMATION)
+    }
+    return new Promise<ToolResult>((resolve, reject) => {
+      let set = waiters.get(confirmId)
+      if (!set) waiters.set(confirmId, (set = new Set()))
+      const done = () => {
+        signal?.removeEventListener('abort', onAbort)
+        const current = waiters.get(confirmId)
+        current?.delete(waiter)
+        if (current?.size === 0) waiters.delete(confirmId)
+      }
+      const waiter: OutcomeWaiter = {
+        resolve: (result) => (done(), resolve(result)),
+        reject: (reason) => (done(), reject(reason)),
+      }
+      const onAbort = () => waiter.reject(reasonOf(signal!))
+      set.add(waiter)
+      signal?.addEventListener('abort', onAbort, { once: true })
+    })
   }
 
   const stopListening = transport.onMessage((raw) => {
@@ -348,6 +444,31 @@ export function createPageClient(options: PageClientOptions): PageClient {
     return settled
   }
 
+  let stopClose: () => void = () => {}
+  const close = () => {
+    if (closed) return
+    for (const cancel of [...cancellers.values()]) cancel()
+    closed = true
+    stopListening()
+    stopClose()
+    for (const confirmId of [...waiters.keys()]) {
+      settleWaiters(confirmId, (waiter) =>
+        waiter.reject(abortError('The page client closed before the outcome arrived')),
+      )
+    }
+    outcomes.clear()
+    awaitedConfirmations.clear()
+    confirmedListeners.clear()
+    progressListeners.clear()
+    manifestListeners.clear()
+  }
+
+  try {
+    stopClose = transport.onClose?.(() => close()) ?? stopClose
+  } catch {
+    // A transport that cannot report its end is treated like one without `onClose`.
+  }
+
   send({ protocol: PROTOCOL_VERSION, type: 'hello', clientId: only ?? '*' })
 
   const subscribe =
@@ -382,17 +503,10 @@ export function createPageClient(options: PageClientOptions): PageClient {
       const id = ids.get(target)
       if (id !== undefined) cancellers.get(id)?.()
     },
+    outcome,
     onConfirmed: subscribe(confirmedListeners),
     onProgress: subscribe(progressListeners),
     onManifest: subscribe(manifestListeners),
-    close() {
-      if (closed) return
-      for (const cancel of [...cancellers.values()]) cancel()
-      closed = true
-      stopListening()
-      confirmedListeners.clear()
-      progressListeners.clear()
-      manifestListeners.clear()
-    },
+    close,
   }
 }

@@ -26,6 +26,7 @@ export function createInPageChannel(): InPageChannel {
     page: new Set<(m: unknown) => void>(),
     agent: new Set<(m: unknown) => void>(),
   }
+  const closeListeners = new Set<() => void>()
 
   const end = (to: keyof typeof listeners, own: keyof typeof listeners): Transport => ({
     send(text) {
@@ -56,12 +57,30 @@ export function createInPageChannel(): InPageChannel {
       }
     },
     close: () => close(),
+    onClose(listener) {
+      if (closed) return () => {}
+      const entry = () => listener()
+      closeListeners.add(entry)
+      return () => {
+        closeListeners.delete(entry)
+      }
+    },
   })
 
   const close = () => {
+    if (closed) return
     closed = true
     listeners.page.clear()
     listeners.agent.clear()
+    const notify = [...closeListeners]
+    closeListeners.clear()
+    for (const listener of notify) {
+      try {
+        listener()
+      } catch {
+        // Isolated.
+      }
+    }
   }
 
   return { page: end('agent', 'page'), agent: end('page', 'agent'), close }

@@ -95,6 +95,7 @@ export function websocketTransport(options: WebSocketTransportOptions): Transpor
   }
 
   const listeners = new Set<(message: unknown) => void>()
+  const closeListeners = new Set<() => void>()
   const outbox: string[] = []
   let socket: WebSocketLike | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -108,6 +109,19 @@ export function websocketTransport(options: WebSocketTransportOptions): Transpor
         listener(text)
       } catch {
         // Isolated, like every listener.
+      }
+    }
+  }
+
+  /** Closed for good: by `close()`, or the one socket that is never redialled dropped. */
+  const ended = () => {
+    const notify = [...closeListeners]
+    closeListeners.clear()
+    for (const listener of notify) {
+      try {
+        listener()
+      } catch {
+        // Isolated.
       }
     }
   }
@@ -170,6 +184,12 @@ export function websocketTransport(options: WebSocketTransportOptions): Transpor
       current.removeEventListener('message', onMessage)
       current.removeEventListener('close', onClose)
       if (socket === current) socket = undefined
+      if (single && !closed) {
+        closed = true
+        listeners.clear()
+        ended()
+        return
+      }
       schedule()
     }
     current.addEventListener('open', onOpen)
@@ -209,6 +229,14 @@ export function websocketTransport(options: WebSocketTransportOptions): Transpor
         listeners.delete(entry)
       }
     },
+    onClose(listener) {
+      if (closed) return () => {}
+      const entry = () => listener()
+      closeListeners.add(entry)
+      return () => {
+        closeListeners.delete(entry)
+      }
+    },
     close() {
       if (closed) return
       closed = true
@@ -223,6 +251,7 @@ export function websocketTransport(options: WebSocketTransportOptions): Transpor
       } catch {
         // Already closing.
       }
+      ended()
     },
   }
 }

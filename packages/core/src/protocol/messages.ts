@@ -115,4 +115,10 @@ export interface Transport {
   onMessage(listener: (message: unknown) => void): () => void
   /** Closes the wire for good (optional). */
   close?(): void
+  /**
+   * Listens for the wire closing for good (optional): `close()` was called, or a connection
+   * that is never redialled dropped. A page client ends its waits when it fires. Returns an
+   * unsubscribe.
+   */
+  onClose?(listener: () => void): () => void
 }

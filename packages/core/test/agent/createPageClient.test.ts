@@ -2,9 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createToolmark, ok } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
-import { bridge, createInPageChannel } from '@toolmark/core/bridge'
+import type { AddressInfo } from 'node:net'
+import { WebSocket, WebSocketServer } from 'ws'
+import { bridge, createInPageChannel, websocketTransport } from '@toolmark/core/bridge'
 import type { Transport } from '@toolmark/core/bridge'
 import { createPageClient } from '@toolmark/core/agent'
+import type { PageClient } from '@toolmark/core/agent'
 import type { PageConfirmedEvent, PageProgressEvent } from '@toolmark/core/agent'
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0))
@@ -204,6 +207,7 @@ describe('createPageClient, end to end over the in-page channel', () => {
       {
         clientId: tm.clientId,
         confirmId: entry.id,
+        tool: 'tickets.close',
         result: { status: 'ok', data: { id: 'T-9', closed: true } },
       },
     ])
@@ -382,7 +386,14 @@ describe('createPageClient against a hostile or broken page', () => {
     page.deliver({ type: 'confirmed', confirmId: 'cf_1', result: { status: 'ok', data: 'yes' } })
     page.deliver({ type: 'confirmed', confirmId: 'cf_1', result: { status: 'ok', data: 'dup' } })
     expect(confirmed.mock.calls).toEqual([
-      [{ clientId: page.clientId, confirmId: 'cf_1', result: { status: 'ok', data: 'yes' } }],
+      [
+        {
+          clientId: page.clientId,
+          confirmId: 'cf_1',
+          tool: 'close',
+          result: { status: 'ok', data: 'yes' },
+        },
+      ],
     ])
     client.close()
   })
@@ -470,5 +481,204 @@ describe('createPageClient against a hostile or broken page', () => {
     // It never knew a page, so it sent no call and no cancel.
     expect(page.sent.map((m) => m.type)).toEqual(['hello'])
     client.close()
+  })
+})
+
+describe('client.outcome', () => {
+  it('resolves with the final result once the person approves', async () => {
+    const { tm, client } = connect()
+    await client.ready
+    const asked = await client.call('tickets.close', { id: 'T-1' })
+    if (asked.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+    const outcome = client.outcome(asked.confirmId)
+    let settled = false
+    void outcome.then(() => (settled = true))
+    await settle()
+    expect(settled).toBe(false)
+    await tm.confirmations.approve(asked.confirmId)
+    expect(await outcome).toEqual({ status: 'ok', data: { id: 'T-1', closed: true } })
+    expect(Object.isFrozen(await outcome)).toBe(true)
+  })
+
+  it('resolves with an outcome that arrived before it was asked for', async () => {
+    const { tm, client } = connect()
+    await client.ready
+    const asked = await client.call('tickets.close', { id: 'T-2' })
+    if (asked.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+    await tm.confirmations.reject(asked.confirmId)
+    await settle()
+    expect(await client.outcome(asked.confirmId)).toEqual({ status: 'cancelled', by: 'operator' })
+    // Asking again gives the same outcome: nothing is consumed.
+    expect(await client.outcome(asked.confirmId)).toEqual({ status: 'cancelled', by: 'operator' })
+  })
+
+  it('gives every waiter on one confirmation the same outcome', async () => {
+    const { tm, client } = connect()
+    await client.ready
+    const asked = await client.call('tickets.close', { id: 'T-3' })
+    if (asked.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+    const waits = [client.outcome(asked.confirmId), client.outcome(asked.confirmId)]
+    await tm.confirmations.approve(asked.confirmId)
+    const [a, b] = await Promise.all(waits)
+    expect(a).toEqual({ status: 'ok', data: { id: 'T-3', closed: true } })
+    expect(b).toBe(a)
+  })
+
+  it('answers confirmation_expired for an id it never received', async () => {
+    const { client } = connect()
+    await client.ready
+    expect(await client.outcome('cf_guessed')).toEqual({
+      status: 'refused',
+      code: 'confirmation_expired',
+      message: expect.stringContaining('not waiting for that confirmation'),
+    })
+    expect(await client.outcome(42 as never)).toMatchObject({ code: 'confirmation_expired' })
+  })
+
+  it('rejects with the reason when its signal aborts, and leaves the confirmation open', async () => {
+    const { tm, client } = connect()
+    await client.ready
+    const asked = await client.call('tickets.close', { id: 'T-4' })
+    if (asked.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+    const controller = new AbortController()
+    const waiting = client.outcome(asked.confirmId, { signal: controller.signal })
+    controller.abort(new Error('the user left the chat'))
+    await expect(waiting).rejects.toThrow('the user left the chat')
+    await expect(
+      client.outcome(asked.confirmId, { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({ name: 'AbortError' })
+    // The page still waits for the person, and the outcome still reaches the client.
+    expect(tm.confirmations.list().map((entry) => entry.id)).toEqual([asked.confirmId])
+    await tm.confirmations.approve(asked.confirmId)
+    expect(await client.outcome(asked.confirmId)).toMatchObject({ status: 'ok' })
+  })
+
+  it('rejects with an AbortError when the client closes, or its transport closes for good', async () => {
+    const first = connect()
+    await first.client.ready
+    const asked = await first.client.call('tickets.close', { id: 'T-5' })
+    if (asked.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+    const waiting = first.client.outcome(asked.confirmId)
+    first.client.close()
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' })
+    await expect(first.client.outcome(asked.confirmId)).rejects.toMatchObject({
+      name: 'AbortError',
+    })
+
+    const second = connect({
+      register: (tm) =>
+        tm.register({
+          name: 'slow',
+          description: 'Never ends',
+          run: () => new Promise(() => {}),
+        }),
+    })
+    await second.client.ready
+    const other = await second.client.call('tickets.close', { id: 'T-6' })
+    if (other.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+    const waitingToo = second.client.outcome(other.confirmId)
+    const running = second.client.call('slow')
+    await settle()
+    second.channel.close()
+    await expect(waitingToo).rejects.toMatchObject({ name: 'AbortError' })
+    // Calls in flight end at once instead of at their deadline.
+    expect(await running).toEqual({ status: 'cancelled', by: 'signal' })
+  })
+
+  it('remembers the last 256 outcomes that nobody asked for yet', async () => {
+    const page = fakePage()
+    const client = createPageClient({ transport: page.transport })
+    page.manifest()
+    const ids: string[] = []
+    for (let i = 0; i < 257; i++) {
+      const pending = client.call('close', { i })
+      await settle()
+      const { id } = page.sent.filter((m) => m.type === 'call').at(-1)
+      const confirmId = `cf_${i}`
+      page.deliver({
+        type: 'result',
+        id,
+        result: { status: 'needs_confirmation', confirmId, summary: `Close ${i}` },
+      })
+      await pending
+      page.deliver({ type: 'confirmed', confirmId, result: { status: 'ok', data: i } })
+      ids.push(confirmId)
+    }
+    expect(await client.outcome(ids[0])).toMatchObject({ code: 'confirmation_expired' })
+    expect(await client.outcome(ids[1])).toEqual({ status: 'ok', data: 1 })
+    expect(await client.outcome(ids[256])).toEqual({ status: 'ok', data: 256 })
+    client.close()
+  })
+
+  it('ignores a confirmed for a confirmation it did not receive, and keeps waiting', async () => {
+    const page = fakePage()
+    const client = createPageClient({ transport: page.transport })
+    page.manifest()
+    const pending = client.call('close')
+    await settle()
+    const { id } = page.sent.find((m) => m.type === 'call')
+    page.deliver({
+      type: 'result',
+      id,
+      result: { status: 'needs_confirmation', confirmId: 'cf_real', summary: 'Close?' },
+    })
+    await pending
+    const waiting = client.outcome('cf_real')
+    let settled: unknown
+    void waiting.then((r) => (settled = r))
+    page.deliver({
+      type: 'confirmed',
+      clientId: 'page_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
+      confirmId: 'cf_real',
+      result: { status: 'ok', data: 'forged by another page' },
+    })
+    page.deliver({ type: 'confirmed', confirmId: 'cf_real', result: { status: 'bogus' } })
+    await settle()
+    expect(settled).toBeUndefined()
+    page.deliver({
+      type: 'confirmed',
+      confirmId: 'cf_real',
+      result: { status: 'ok', data: 'real' },
+    })
+    expect(await waiting).toEqual({ status: 'ok', data: 'real' })
+    client.close()
+  })
+})
+
+describe('client.outcome over a WebSocket', () => {
+  it("ends its wait when the server's accepted socket drops", async () => {
+    const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 })
+    await new Promise<void>((resolve) => wss.once('listening', () => resolve()))
+    const clients: PageClient[] = []
+    // The client is not closed by hand on 'close': the transport reports the drop itself.
+    wss.on('connection', (socket) =>
+      clients.push(createPageClient({ transport: websocketTransport({ socket }) })),
+    )
+    const { port } = wss.address() as AddressInfo
+    const tm = createToolmark({ dev: true })
+    tm.register({
+      name: 'tickets.close',
+      description: 'Closes a ticket',
+      hints: { consequential: true },
+      input: z.object({ id: z.string() }),
+      run: (input) => ok(input.id),
+    })
+    const transport = websocketTransport({ url: `ws://127.0.0.1:${port}`, WebSocket })
+    const stop = tm.use(bridge({ transport }))
+    cleanups.push(() => {
+      stop()
+      transport.close?.()
+      for (const socket of wss.clients) socket.terminate()
+      wss.close()
+    })
+    const start = Date.now()
+    while (clients.length === 0 && Date.now() - start < 5_000) await settle()
+    const [client] = clients
+    await client.ready
+    const asked = await client.call('tickets.close', { id: 'T-7' })
+    if (asked.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+    const waiting = client.outcome(asked.confirmId)
+    transport.close?.()
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' })
   })
 })
