@@ -1,6 +1,7 @@
 /**
  * `@toolmark/core/agent` — the agent's half of protocol v1 (a server or an in-page assistant):
- * a page client, the two LLM tools that drive it, and the summary renderer.
+ * a page client, the LLM tools that drive it (two stable ones, or one per page tool), the
+ * summary renderer, and the JSON Schema checker behind the AI SDK `validate`.
  */
 export { createPageClient } from './createPageClient'
 export type {
@@ -8,20 +9,27 @@ export type {
   PageClientOptions,
   PageCallOptions,
   PageConfirmedEvent,
+  PageOutcomeOptions,
   PageProgressEvent,
 } from './createPageClient'
 export { pageTools } from './pageTools'
 export type {
-  PageToolsOptions,
-  OpenAIPageToolsOptions,
-  AnthropicPageToolsOptions,
-  AiSdkPageToolsOptions,
-  PageToolExecute,
-  OpenAIChatPageTool,
-  OpenAIResponsesPageTool,
-  AnthropicPageTool,
   AiSdkPageTool,
-} from './pageTools'
+  AiSdkPageToolsOptions,
+  AiSdkValidationResult,
+  AnthropicPageTool,
+  AnthropicPageToolsOptions,
+  AwaitConfirmationOption,
+  DirectPageTools,
+  NeedsConfirmationResult,
+  OpenAIChatPageTool,
+  OpenAIPageToolsOptions,
+  OpenAIResponsesPageTool,
+  PageToolExecute,
+  PageToolExecuteOptions,
+  PageToolResult,
+  PageToolsOptions,
+} from './pageToolTypes'
 export { renderSummary } from './renderSummary'
 export { jsonSchemaCheck } from '../jsonSchemaCheck'
 export type { JsonSchemaCheck, JsonSchemaCheckOptions } from '../jsonSchemaCheck'

@@ -332,7 +332,7 @@ function shapedNear(schema: Schema, root: Schema, depth: number): fc.Arbitrary<u
   const branches = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined
   if (branches) return fc.oneof(...branches.map((b) => near(b, root, depth + 1)))
   const types = Array.isArray(schema.type) ? schema.type : [schema.type]
-  const options = types.map((type) => {
+  const options = types.map((type): fc.Arbitrary<unknown> | null => {
     switch (type) {
       case 'string': {
         if (schema.format === 'email') {

@@ -104,6 +104,7 @@ describe('pageTools', () => {
     expect(wire[1].function.parameters).toMatchObject({ required: ['tool'] })
     // OpenAI sends arguments as a JSON string.
     expect(await tools[0].execute('{"tool":"tickets.list","input":{}}')).toEqual({
+      untrustedContent: true,
       status: 'ok',
       data: [{ id: 'T-1' }],
     })

@@ -118,6 +118,7 @@ describe('WebSocket from a real Chromium page to a Node agent server', () => {
     const [call] = pageTools(client, { format: 'anthropic' })
     expect(call.description).toContain("- page.title: Reads the document's title")
     expect(await call.execute({ tool: 'page.title', input: {} })).toEqual({
+      untrustedContent: true,
       status: 'ok',
       data: 'Toolmark Chromium page',
     })

@@ -31,6 +31,7 @@ describe('public entries of the bridge protocol', () => {
     expect(Object.keys(agent).sort()).toEqual([
       'createInPageChannel',
       'createPageClient',
+      'jsonSchemaCheck',
       'pageTools',
       'postMessageTransport',
       'renderSummary',

@@ -1,0 +1,31 @@
+import { jsonSchemaCheck } from '../jsonSchemaCheck'
+import type { JsonSchema, ResultIssue } from '../types'
+import type { AiSdkValidationResult } from './pageToolTypes'
+
+/** How many issues the error message lists; all of them stay on `error.issues`. */
+const LISTED = 10
+
+/**
+ * The `validate` function the AI SDK's `jsonSchema(schema, { validate })` takes, built from a
+ * tool's JSON Schema with `jsonSchemaCheck`: the SDK then refuses arguments that do not match
+ * (`AI_InvalidToolInputError`, shown to the model) before `execute` runs. The error's message
+ * lists the issues as `path: message`; `error.issues` holds them all.
+ */
+export function aiSdkValidate(schema: JsonSchema): (value: unknown) => AiSdkValidationResult {
+  const check = jsonSchemaCheck(schema)
+  return (value) => {
+    const issues = check(value)
+    if (issues.length === 0) return { success: true, value }
+    const listed = issues
+      .slice(0, LISTED)
+      .map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message))
+      .join('; ')
+    const error = Object.assign(
+      new Error(`The input does not match the tool's schema: ${listed}`),
+      {
+        issues: issues as ResultIssue[],
+      },
+    )
+    return { success: false, error }
+  }
+}
