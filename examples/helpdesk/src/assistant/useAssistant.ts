@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { FieldChange, ToolResult } from '@toolmark/core'
-import { cancelled } from '@toolmark/core'
 import {
   createInPageChannel,
   createPageClient,
   pageTools,
+  type NeedsConfirmationResult,
   type OpenAIChatPageTool,
   type PageClient,
 } from '@toolmark/core/agent'
@@ -46,9 +46,8 @@ export type AssistantMode = 'scripted' | 'model'
 
 interface Connection {
   client: PageClient
+  /** `page_call` waits for the person, so a tool result is the final outcome. */
   tools: OpenAIChatPageTool[]
-  /** Resolves with the outcome of a deferred confirmation this client asked for. */
-  outcome(confirmId: string, signal: AbortSignal): Promise<ToolResult>
 }
 
 const list = (items: string[]) =>
@@ -135,37 +134,12 @@ export function useAssistant() {
     const channel = createInPageChannel()
     const detach = tm.use(bridge({ transport: channel.page }))
     const client = createPageClient({ transport: channel.agent })
-    const early = new Map<string, ToolResult>()
-    const waiting = new Map<string, (result: ToolResult) => void>()
-    const stop = client.onConfirmed(({ confirmId, result }) => {
-      const resolve = waiting.get(confirmId)
-      if (resolve) resolve(result)
-      else early.set(confirmId, result)
-    })
     connection.current = {
       client,
-      tools: pageTools(client, { format: 'openai' }),
-      outcome(confirmId, signal) {
-        const known = early.get(confirmId)
-        if (known) {
-          early.delete(confirmId)
-          return Promise.resolve(known)
-        }
-        return new Promise((resolve) => {
-          const done = (result: ToolResult) => {
-            waiting.delete(confirmId)
-            signal.removeEventListener('abort', onAbort)
-            resolve(result)
-          }
-          const onAbort = () => done(cancelled('signal'))
-          waiting.set(confirmId, done)
-          signal.addEventListener('abort', onAbort)
-        })
-      },
+      tools: pageTools(client, { format: 'openai', awaitConfirmation: true }),
     }
     return () => {
       connection.current = null
-      stop()
       client.close()
       detach()
       channel.close()
@@ -193,23 +167,29 @@ export function useAssistant() {
     setEntries((all) => all.map((e) => (e.id === id ? ({ ...e, ...patch } as Entry) : e)))
   }, [])
 
-  /** Runs one page call as a transcript step, waiting for approval when the page asks for it. */
+  /**
+   * Runs one page call as a transcript step. `execute` reports a pending approval through
+   * `waiting` and resolves with the final outcome.
+   */
   const runStep = useCallback(
     async (
-      conn: Connection,
       step: PlanStep,
-      execute: () => Promise<ToolResult>,
-      signal: AbortSignal,
+      execute: (waiting: (asked: NeedsConfirmationResult) => void) => Promise<ToolResult>,
     ): Promise<ToolResult> => {
       const id = add({ kind: 'step', tool: step.tool, intent: step.intent, state: 'running' })
-      let result = await execute()
-      if (result.status === 'needs_confirmation') {
-        update(id, {
-          state: 'waiting',
-          detail: `Waiting for your approval: ${result.summary}`,
-          changes: result.changes,
-        })
-        result = await conn.outcome(result.confirmId, signal)
+      let result: ToolResult
+      try {
+        result = await execute((asked) =>
+          update(id, {
+            state: 'waiting',
+            detail: `Waiting for your approval: ${asked.summary}`,
+            changes: asked.changes,
+          }),
+        )
+      } catch (error) {
+        // Stop ended the wait; the approval itself stays open in the dialog.
+        update(id, { state: 'failed', detail: 'Stopped waiting.', changes: undefined })
+        throw error
       }
       update(id, {
         state: result.status === 'ok' ? 'done' : 'failed',
@@ -231,12 +211,12 @@ export function useAssistant() {
       }
       let last: ToolResult | undefined
       for (const step of planned.steps) {
-        last = await runStep(
-          conn,
-          step,
-          () => conn.client.call(step.tool, step.input, { signal }),
-          signal,
-        )
+        last = await runStep(step, async (waiting) => {
+          const first = await conn.client.call(step.tool, step.input, { signal })
+          if (first.status !== 'needs_confirmation') return first
+          waiting(first)
+          return conn.client.outcome(first.confirmId, { signal })
+        })
         if (last.status !== 'ok') {
           add({ kind: 'assistant', text: `I stopped there. ${describeResult(step.tool, last)}` })
           return
@@ -275,19 +255,10 @@ export function useAssistant() {
             input: (parsed.input ?? {}) as Record<string, unknown>,
             intent: tool.function.name === 'page_describe' ? `Read about ${name}` : `Call ${name}`,
           }
-          let asked: string | undefined
-          const result = await runStep(
-            conn,
-            step,
-            async () => {
-              const first = await tool.execute(args, { signal })
-              if (first.status === 'needs_confirmation') asked = first.summary
-              return first
-            },
-            signal,
+          // The final outcome, with `approvalAsked` when a person was asked.
+          return runStep(step, (waiting) =>
+            tool.execute(args, { signal, onNeedsConfirmation: waiting }),
           )
-          // The model hears the final outcome, and that a person was asked.
-          return asked ? { ...result, approvalAsked: asked } : result
         },
       })
       history.current = turn.history
