@@ -103,7 +103,9 @@ export interface PageClient {
   onManifest(listener: (manifest: Manifest, clientId: string) => void): () => void
   /**
    * Cancels pending calls (`cancelled signal`), ends every `outcome` wait and stops listening.
-   * Idempotent. Runs by itself when the transport reports that it closed for good.
+   * Idempotent. Runs by itself when the transport reports that it closed for good; pending
+   * calls then end `{ status: 'error', message: 'The page disconnected before the call
+   * finished' }`, since the page may have run them.
    */
   close(): void
 }
@@ -126,6 +128,10 @@ const OUTCOME_MEMORY = 256
 const frozen = (result: ToolResult): ToolResult => deepFreeze(result)
 const CANCELLED_SIGNAL: ToolResult = deepFreeze({ status: 'cancelled', by: 'signal' })
 const CANCELLED_POLICY: ToolResult = deepFreeze({ status: 'cancelled', by: 'policy' })
+const DISCONNECTED: ToolResult = deepFreeze({
+  status: 'error',
+  message: 'The page disconnected before the call finished',
+})
 const UNKNOWN_CONFIRMATION: ToolResult = deepFreeze({
   status: 'refused',
   code: 'confirmation_expired',
@@ -191,7 +197,7 @@ export function createPageClient(options: PageClientOptions): PageClient {
   const progressListeners = new Set<(event: PageProgressEvent) => void>()
   const manifestListeners = new Set<(manifest: Manifest, clientId: string) => void>()
   const waitingForPage = new Set<() => void>()
-  const cancellers = new Map<string, () => void>()
+  const cancellers = new Map<string, (result: ToolResult) => void>()
   let defaultClientId = only
   let closed = false
   let resolveReady!: (manifest: Manifest) => void
@@ -439,15 +445,16 @@ export function createPageClient(options: PageClientOptions): PageClient {
       }
     })
     ids.set(settled, id)
-    cancellers.set(id, () => finish(CANCELLED_SIGNAL, true))
+    cancellers.set(id, (result) => finish(result, true))
     void settled.then(() => cancellers.delete(id))
     return settled
   }
 
   let stopClose: () => void = () => {}
-  const close = () => {
+  /** Ends everything: pending calls get `ended` (`cancelled signal`, or an error on a drop). */
+  const close = (ended: ToolResult = CANCELLED_SIGNAL) => {
     if (closed) return
-    for (const cancel of [...cancellers.values()]) cancel()
+    for (const cancel of [...cancellers.values()]) cancel(ended)
     closed = true
     stopListening()
     stopClose()
@@ -464,7 +471,8 @@ export function createPageClient(options: PageClientOptions): PageClient {
   }
 
   try {
-    stopClose = transport.onClose?.(() => close()) ?? stopClose
+    // The page may have run what was pending, or not: an error says so, not a cancellation.
+    stopClose = transport.onClose?.(() => close(DISCONNECTED)) ?? stopClose
   } catch {
     // A transport that cannot report its end is treated like one without `onClose`.
   }
@@ -497,16 +505,16 @@ export function createPageClient(options: PageClientOptions): PageClient {
       request('describe', tool, undefined, callOptions) as Promise<ToolResult<ManifestEntry>>,
     cancel(target) {
       if (target === undefined) {
-        for (const cancel of [...cancellers.values()]) cancel()
+        for (const cancel of [...cancellers.values()]) cancel(CANCELLED_SIGNAL)
         return
       }
       const id = ids.get(target)
-      if (id !== undefined) cancellers.get(id)?.()
+      if (id !== undefined) cancellers.get(id)?.(CANCELLED_SIGNAL)
     },
     outcome,
     onConfirmed: subscribe(confirmedListeners),
     onProgress: subscribe(progressListeners),
     onManifest: subscribe(manifestListeners),
-    close,
+    close: () => close(),
   }
 }
