@@ -37,6 +37,12 @@ export interface McpPairingLabels {
   sessionEnded: string
   superseded: string
   disconnected: string
+  /** The process on the port did not prove it is `toolmark-mcp`; `{port}` is replaced. */
+  unverified: string
+  /** Nothing answered after the allowed attempts; `{port}` is replaced. */
+  unreachable: string
+  /** This page has no WebSocket or no WebCrypto (not a secure context). */
+  unsupported: string
 }
 
 const DEFAULT_LABELS: McpPairingLabels = {
@@ -53,6 +59,12 @@ const DEFAULT_LABELS: McpPairingLabels = {
   sessionEnded: 'The saved connection has ended. Enter a new code.',
   superseded: 'Another page took over the connection.',
   disconnected: 'Connection lost. Reconnecting…',
+  unverified:
+    'The process on port {port} could not prove it is the paired toolmark-mcp, so this page sent it nothing secret. Check the port, then enter a new code.',
+  unreachable:
+    'No toolmark-mcp answered on port {port}. Check that your MCP client is running it, then connect again.',
+  unsupported:
+    'This page cannot connect: pairing needs WebSocket and WebCrypto (https, or http on localhost).',
 }
 
 /** Props of {@link McpPairing}; other props go to the root `<form>`. */
@@ -79,17 +91,20 @@ interface State {
   reason?: McpPairingRejection
 }
 
-function message(state: State, labels: McpPairingLabels): string {
-  if (state.status !== 'rejected') return labels[state.status]
+function message(state: State, labels: McpPairingLabels, port: number): string {
+  const text = (label: string) => label.replace(/\{port\}/g, String(port))
+  if (state.status !== 'rejected') return text(labels[state.status])
   if (state.reason === 'expired_code') return labels.expired
   if (state.reason === 'bad_token') return labels.sessionEnded
   if (state.reason === 'no_code') return labels.idle
+  if (state.reason === 'unsupported') return labels.unsupported
   return labels.rejected
 }
 
 /**
  * A small form that pairs the page with a local `toolmark-mcp`: the person types the code the
- * desktop agent shows and sees the connection status. A stored session resumes on mount, so a
+ * desktop agent shows and sees the connection status, including when the process on the port
+ * could not prove it is the `toolmark-mcp` that showed the code (nothing secret is sent to it). A stored session resumes on mount, so a
  * reload needs no new code. Keep a `<ConfirmDialog>` mounted too, so the agent's consequential
  * calls can be approved.
  *
@@ -197,7 +212,7 @@ export function McpPairing({
             autoComplete="off"
             autoCapitalize="characters"
             spellCheck={false}
-            placeholder="XXXX-XXXX"
+            placeholder="XXXXX-XXXXX"
             aria-describedby={`${id}-hint`}
             disabled={busy}
           />{' '}
@@ -212,7 +227,7 @@ export function McpPairing({
         </p>
       )}
       <p role="status" data-part="status">
-        {message(state, labels)}
+        {message(state, labels, port)}
       </p>
       {paired || busy ? (
         <button type="button" onClick={disconnect}>

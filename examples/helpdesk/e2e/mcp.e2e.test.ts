@@ -23,6 +23,7 @@ let dataDir: string
 let client: Client
 let stderr = ''
 let listChanged = 0
+const sentFrames: string[] = []
 
 async function until<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, what: string) {
   const end = Date.now() + 15_000
@@ -77,6 +78,12 @@ describe('a desktop agent through toolmark-mcp', () => {
     expect(code).toMatch(/\S{4,}/)
 
     page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+    // Every frame the page sends to toolmark-mcp: the code must never be one of them.
+    page.on('websocket', (socket) => {
+      if (socket.url().startsWith('ws://127.0.0.1:')) {
+        socket.on('framesent', ({ payload }) => sentFrames.push(String(payload)))
+      }
+    })
     await page.goto(`${app.url}/`)
     const box = page.getByRole('region', { name: 'Desktop agent' })
     await box.getByLabel('Pairing code').fill(code)
@@ -97,6 +104,16 @@ describe('a desktop agent through toolmark-mcp', () => {
         'tickets__search',
       ]),
     )
+    // Pairing was a challenge–response: neither the code nor the session token crossed.
+    const token = await page.evaluate(
+      () => Object.entries(localStorage).find(([key]) => key.startsWith('toolmark:mcp:'))?.[1],
+    )
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(sentFrames.length).toBeGreaterThan(1)
+    for (const frame of sentFrames) {
+      expect(frame.toUpperCase()).not.toContain(code.replace('-', ''))
+      expect(frame).not.toContain(token)
+    }
     // Destructive tools stay in the app: a desktop agent never sees delete.
     expect(names).not.toContain('tickets__delete')
     expect(names).not.toContain('toolmark_pairing')

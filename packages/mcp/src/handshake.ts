@@ -1,10 +1,64 @@
 /**
- * The pairing handshake: the first messages on the loopback WebSocket, before protocol v1.
+ * The pairing handshake: the first frames on the loopback WebSocket, before protocol v1.
  * Shared by the server and the page, so it imports nothing (no Node, no DOM).
+ *
+ * Both sides prove they know the secret (the one-time code, or the session token) without
+ * sending it: each proof is an HMAC-SHA-256, keyed by the secret, over a transcript naming the
+ * role, the mode, the port and a fresh nonce from each side.
+ *
+ * Resume (a 256-bit token): the server proves first, in its challenge, so a process squatting
+ * the port learns nothing but a nonce. Pair (a short code): the page proves first, so a guesser
+ * posing as a page gets nothing it could test guesses against offline; the page attaches its
+ * bridge only after the server's proof in `paired` checks out.
+ *
+ * ```
+ * page                                              server
+ *  │ hello { mode, nonce, session? } ──────────────▶ │
+ *  │ ◀────────────── challenge { nonce, salt | proof } │   resume: proof = server's HMAC
+ *  │ proof { proof } ──────────────────────────────▶ │
+ *  │ ◀──────────────────────────── paired { proof? } │   pair: proof = server's HMAC
+ * ```
+ * Either side may answer `rejected { reason }` instead; the server then closes with 4003.
  */
 
-/** Page → server: pair with a typed code, or resume with a session token. */
-export type HandshakeRequest = { type: 'pair'; code: string } | { type: 'resume'; token: string }
+/** Version of the handshake; a hello naming another one is refused. */
+export const HANDSHAKE_VERSION = 2
+
+/** PBKDF2-SHA-256 iterations that turn a code into its HMAC key (fixed: never negotiated). */
+export const CODE_KDF_ITERATIONS = 100_000
+
+/** Length in characters of a nonce or proof (32 bytes, base64url). */
+export const PROOF_LENGTH = 43
+/** Length in characters of the code key's salt (16 bytes, base64url). */
+export const SALT_LENGTH = 22
+/** Length in characters of a session id (16 bytes, base64url). */
+export const SESSION_ID_LENGTH = 22
+
+/** What the page proves it knows: the typed code, or the stored session token. */
+export type HandshakeMode = 'pair' | 'resume'
+
+/** Page → server, first frame. `session` names the stored token (resume only). */
+export interface HelloMessage {
+  type: 'hello'
+  version: typeof HANDSHAKE_VERSION
+  mode: HandshakeMode
+  nonce: string
+  session?: string
+}
+
+/** Server → page: its nonce, and the code key's salt (pair) or its own proof (resume). */
+export interface ChallengeMessage {
+  type: 'challenge'
+  nonce: string
+  salt?: string
+  proof?: string
+}
+
+/** Page → server: the page's proof. */
+export interface ProofMessage {
+  type: 'proof'
+  proof: string
+}
 
 /** Why the server turned a handshake down. */
 export type HandshakeRejection =
@@ -12,9 +66,9 @@ export type HandshakeRejection =
 
 /** Server → page. */
 export type HandshakeReply =
-  | { type: 'paired'; token: string }
+  | ChallengeMessage
+  | { type: 'paired'; proof?: string }
   | { type: 'rejected'; reason: HandshakeRejection }
-  | { type: 'superseded' }
 
 /** Close codes the server uses, so the page knows whether to reconnect. */
 export const CloseCode = {
@@ -26,6 +80,38 @@ export const CloseCode = {
 
 /** Largest handshake frame either side accepts, in bytes. */
 export const MAX_HANDSHAKE_BYTES = 4096
+
+/** The facts both sides put in every MAC of one handshake. */
+export interface Transcript {
+  mode: HandshakeMode
+  /** The loopback port the page dialled and the server listens on. */
+  port: number
+  pageNonce: string
+  serverNonce: string
+}
+
+/** Who a MAC speaks for: each side's proof, and the next session token both derive. */
+export type ProofRole = 'page' | 'server' | 'token'
+
+/**
+ * The exact text each MAC covers. The role keeps a proof from being reflected back as the
+ * other side's; the port keeps a relay on another port from passing proofs through.
+ */
+export function transcriptText(role: ProofRole, transcript: Transcript): string {
+  const { mode, port, pageNonce, serverNonce } = transcript
+  return `toolmark-mcp/${HANDSHAKE_VERSION} ${role} ${mode} ${port} ${pageNonce} ${serverNonce}`
+}
+
+/** The text a session id is the MAC of (keyed by the token). */
+export const SESSION_ID_TEXT = `toolmark-mcp/${HANDSHAKE_VERSION} session-id`
+
+/** The code key's PBKDF2 salt prefix; the server's random salt follows it. */
+export const CODE_SALT_PREFIX = `toolmark-mcp/${HANDSHAKE_VERSION} code `
+
+/** Uppercases, drops separators and maps look-alikes (O → 0, I/L → 1), as Crockford base32 does. */
+export function normalizeCode(input: string): string {
+  return input.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1')
+}
 
 const REJECTIONS: readonly string[] = [
   'bad_code',
@@ -51,37 +137,72 @@ function parse(text: unknown): Record<string, unknown> | undefined {
 
 const keys = (value: Record<string, unknown>) => Object.keys(value).sort().join(',')
 
-/** Parses a page's handshake frame strictly; anything else is `undefined`. */
-export function parseHandshakeRequest(text: unknown): HandshakeRequest | undefined {
+/** Whether a value is base64url text of exactly `length` characters. */
+function isB64(value: unknown, length: number): value is string {
+  return typeof value === 'string' && value.length === length && /^[A-Za-z0-9_-]+$/.test(value)
+}
+
+/** Parses a page's hello strictly; anything else is `undefined`. */
+export function parseHello(text: unknown): HelloMessage | undefined {
   const value = parse(text)
-  if (!value) return undefined
-  if (value.type === 'pair' && keys(value) === 'code,type' && typeof value.code === 'string') {
-    return value.code.length > 0 && value.code.length <= 64
-      ? { type: 'pair', code: value.code }
-      : undefined
+  if (!value || value.type !== 'hello' || value.version !== HANDSHAKE_VERSION) return undefined
+  if (!isB64(value.nonce, PROOF_LENGTH)) return undefined
+  if (value.mode === 'pair' && keys(value) === 'mode,nonce,type,version') {
+    return { type: 'hello', version: HANDSHAKE_VERSION, mode: 'pair', nonce: value.nonce }
   }
-  if (value.type === 'resume' && keys(value) === 'token,type' && typeof value.token === 'string') {
-    return value.token.length > 0 && value.token.length <= 256
-      ? { type: 'resume', token: value.token }
-      : undefined
+  if (
+    value.mode === 'resume' &&
+    keys(value) === 'mode,nonce,session,type,version' &&
+    isB64(value.session, SESSION_ID_LENGTH)
+  ) {
+    return {
+      type: 'hello',
+      version: HANDSHAKE_VERSION,
+      mode: 'resume',
+      nonce: value.nonce,
+      session: value.session,
+    }
   }
   return undefined
 }
 
-/** Parses the server's handshake reply strictly; anything else is `undefined`. */
-export function parseHandshakeReply(text: unknown): HandshakeReply | undefined {
+/** Parses a page's proof strictly; anything else is `undefined`. */
+export function parseProof(text: unknown): ProofMessage | undefined {
+  const value = parse(text)
+  if (!value || value.type !== 'proof' || keys(value) !== 'proof,type') return undefined
+  return isB64(value.proof, PROOF_LENGTH) ? { type: 'proof', proof: value.proof } : undefined
+}
+
+/**
+ * Parses a server frame strictly, for the step the page is at (`mode` says which challenge
+ * fields must be there); anything else is `undefined`.
+ */
+export function parseReply(text: unknown, mode: HandshakeMode): HandshakeReply | undefined {
   const value = parse(text)
   if (!value) return undefined
-  if (value.type === 'paired' && typeof value.token === 'string' && value.token.length > 0) {
-    return { type: 'paired', token: value.token }
+  if (value.type === 'rejected' && keys(value) === 'reason,type') {
+    return typeof value.reason === 'string' && REJECTIONS.includes(value.reason)
+      ? { type: 'rejected', reason: value.reason as HandshakeRejection }
+      : undefined
   }
-  if (
-    value.type === 'rejected' &&
-    typeof value.reason === 'string' &&
-    REJECTIONS.includes(value.reason)
-  ) {
-    return { type: 'rejected', reason: value.reason as HandshakeRejection }
+  if (value.type === 'challenge' && isB64(value.nonce, PROOF_LENGTH)) {
+    if (mode === 'pair' && keys(value) === 'nonce,salt,type' && isB64(value.salt, SALT_LENGTH)) {
+      return { type: 'challenge', nonce: value.nonce, salt: value.salt }
+    }
+    if (
+      mode === 'resume' &&
+      keys(value) === 'nonce,proof,type' &&
+      isB64(value.proof, PROOF_LENGTH)
+    ) {
+      return { type: 'challenge', nonce: value.nonce, proof: value.proof }
+    }
+    return undefined
   }
-  if (value.type === 'superseded') return { type: 'superseded' }
+  if (value.type === 'paired') {
+    if (mode === 'pair' && keys(value) === 'proof,type' && isB64(value.proof, PROOF_LENGTH)) {
+      return { type: 'paired', proof: value.proof }
+    }
+    if (mode === 'resume' && keys(value) === 'type') return { type: 'paired' }
+  }
   return undefined
 }

@@ -4,17 +4,26 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import {
   CloseCode,
   MAX_HANDSHAKE_BYTES,
-  parseHandshakeRequest,
+  parseHello,
+  parseProof,
+  type HandshakeRejection,
   type HandshakeReply,
+  type Transcript,
 } from './handshake'
-import type { Pairing } from './pairing'
+import { randomBase64Url } from './handshakeCrypto'
+import type { Pairing, ResumeChallenge } from './pairing'
+import { createThrottledLog } from './throttledLog'
 
 /** Largest protocol frame a paired page may send (1 MiB, the bridge's inbound bound). */
 export const DEFAULT_MAX_FRAME_BYTES = 1_048_576
-/** How long a new socket has to send its handshake. */
-export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000
-/** Sockets allowed to be mid-handshake at once; more are closed at once. */
-const MAX_PENDING_HANDSHAKES = 16
+/** How long a new socket has to complete the handshake. */
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5_000
+/** Sockets allowed to be mid-handshake at once; past it, a new socket pushes out the stalest. */
+export const DEFAULT_MAX_PENDING_HANDSHAKES = 256
+/** How long a wrong code or token waits for its answer, holding its socket. */
+export const DEFAULT_FAILURE_DELAY_MS = 1_000
+/** How long a closing socket may take to answer the close frame before it is cut. */
+const CLOSE_GRACE_MS = 1_000
 
 /** A page that completed the handshake: protocol v1 text frames in both directions. */
 export interface PairedPage {
@@ -44,8 +53,12 @@ export interface PairingServerOptions {
   log(line: string): void
   /** Largest frame in bytes (default 1 MiB); a larger frame closes the socket (1009). */
   maxFrameBytes?: number
-  /** Time allowed for the handshake (default 10 s). */
+  /** Time allowed for the whole handshake (default 5 s). */
   handshakeTimeoutMs?: number
+  /** Sockets mid-handshake at once (default 256); past it the stalest is dropped. */
+  maxPendingHandshakes?: number
+  /** Delay before a wrong code or token is answered (default 1 s). */
+  failureDelayMs?: number
 }
 
 /** The running loopback server. */
@@ -147,86 +160,187 @@ function wrap(socket: WebSocket, origin: string): PairedPage {
   }
 }
 
+/** One socket between its upgrade and the end of its handshake. */
+interface PendingHandshake {
+  /** `hello` waits for the page's hello; `failed` waits out its failure delay. */
+  phase: 'hello' | 'preparing' | 'challenged' | 'checking' | 'failed'
+  /** Cuts the socket at once, without an answer (it was pushed out). */
+  drop(): void
+}
+
 /**
- * Starts the pairing WebSocket on 127.0.0.1. Each socket must pass `checkUpgrade`, then send
- * one handshake frame (`pair` or `resume`); a success supersedes the page paired before.
+ * Starts the pairing WebSocket on 127.0.0.1. Each socket must pass `checkUpgrade`, then
+ * complete the challenge–response handshake (`handshake.ts`) within `handshakeTimeoutMs`; a
+ * success supersedes the page paired before.
+ *
+ * Nothing a local process does can keep the real page out: idle sockets time out, and when
+ * `maxPendingHandshakes` are pending a new socket pushes out the stalest one (failed first,
+ * then silent, then the oldest; a proof being checked last). Wrong codes are answered late and never replace the code.
  */
 export async function startPairingServer(options: PairingServerOptions): Promise<PairingServer> {
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS
+  const maxPending = Math.max(1, options.maxPendingHandshakes ?? DEFAULT_MAX_PENDING_HANDSHAKES)
+  const failureDelayMs = options.failureDelayMs ?? DEFAULT_FAILURE_DELAY_MS
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes })
-  const http: Server = createServer((_request, response) => {
-    response.writeHead(426, { 'Content-Type': 'text/plain', Connection: 'close' })
-    response.end('toolmark-mcp: WebSocket only\n')
-  })
+  const http: Server = createServer(
+    // Requests that never finish their headers are cut too, not only WebSocket handshakes.
+    {
+      headersTimeout: handshakeTimeoutMs,
+      requestTimeout: handshakeTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, handshakeTimeoutMs),
+    },
+    (_request, response) => {
+      response.writeHead(426, { 'Content-Type': 'text/plain', Connection: 'close' })
+      response.end('toolmark-mcp: WebSocket only\n')
+    },
+  )
   let port = options.port
   let paired: { page: PairedPage; socket: WebSocket } | undefined
-  let pending = 0
+  const pending = new Set<PendingHandshake>()
+  const refusals = createThrottledLog(options.log, {
+    summary: (n, ms) =>
+      `toolmark-mcp: ${n} more pairing attempts refused in the last ${ms / 1000} s (the code shown stays valid)`,
+  })
+  const upgrades = createThrottledLog(options.log, {
+    summary: (n, ms) =>
+      `toolmark-mcp: ${n} more WebSocket upgrades refused in the last ${ms / 1000} s`,
+  })
 
-  function reply(socket: WebSocket, message: HandshakeReply): void {
+  function reply(socket: WebSocket, message: HandshakeReply | { type: 'superseded' }): void {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
   }
 
-  function handshake(socket: WebSocket, origin: string): void {
-    pending++
-    let done = false
-    const finish = () => {
-      if (done) return false
-      done = true
-      pending--
-      clearTimeout(timer)
-      socket.off('message', onFirst)
-      return true
-    }
-    const reject = (reason: Extract<HandshakeReply, { type: 'rejected' }>['reason']) => {
-      reply(socket, { type: 'rejected', reason })
-      socket.close(CloseCode.rejected, reason)
-    }
-    const timer = setTimeout(() => {
-      if (finish()) reject('handshake_timeout')
-    }, handshakeTimeoutMs)
-    socket.once('close', () => finish())
+  function closeSoon(socket: WebSocket, code: number, reason: string): void {
+    socket.close(code, reason)
+    // A peer that never answers the close frame must not hold the socket for ws's 30 s.
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref()
+  }
 
-    function onFirst(data: RawData, isBinary: boolean) {
-      if (!finish()) return
-      const text = frameText(data, isBinary)
-      const request =
-        text !== undefined && Buffer.byteLength(text) <= MAX_HANDSHAKE_BYTES
-          ? parseHandshakeRequest(text)
-          : undefined
-      if (!request) {
-        options.log('toolmark-mcp: dropped a socket with an invalid handshake')
-        reject('invalid_handshake')
-        return
-      }
-      const outcome =
-        request.type === 'pair'
-          ? options.pairing.pair(request.code)
-          : options.pairing.resume(request.token)
-      if (!outcome.ok) {
-        options.log(
-          `toolmark-mcp: ${request.type} from ${origin} rejected (${outcome.reason}${outcome.rotated ? '; the code was replaced' : ''})`,
-        )
-        reject(outcome.reason)
-        return
-      }
-      const previous = paired
-      const page = wrap(socket, origin)
-      paired = { page, socket }
-      page.onClose(() => {
-        if (paired?.page === page) paired = undefined
-      })
-      if (previous && !previous.page.closed) {
-        reply(previous.socket, { type: 'superseded' })
-        previous.page.close(CloseCode.superseded, 'superseded')
-      }
-      reply(socket, { type: 'paired', token: outcome.token })
-      options.log(
-        `toolmark-mcp: page at ${origin} ${request.type === 'pair' ? 'paired' : 'resumed'}`,
-      )
-      options.onPaired(page)
+  function pushOutStalest(): void {
+    const order = [...pending]
+    const victim =
+      order.find((entry) => entry.phase === 'failed') ??
+      order.find((entry) => entry.phase === 'hello') ??
+      order.find((entry) => entry.phase !== 'checking') ??
+      order[0]
+    victim?.drop()
+  }
+
+  function promote(socket: WebSocket, origin: string, transcript: Transcript, proof?: string) {
+    const previous = paired
+    const page = wrap(socket, origin)
+    paired = { page, socket }
+    page.onClose(() => {
+      if (paired?.page === page) paired = undefined
+    })
+    if (previous && !previous.page.closed) {
+      reply(previous.socket, { type: 'superseded' })
+      previous.page.close(CloseCode.superseded, 'superseded')
     }
-    socket.on('message', onFirst)
+    reply(socket, proof === undefined ? { type: 'paired' } : { type: 'paired', proof })
+    options.log(
+      `toolmark-mcp: page at ${origin} ${transcript.mode === 'pair' ? 'paired' : 'resumed'}`,
+    )
+    options.onPaired(page)
+  }
+
+  function handshake(socket: WebSocket, origin: string): void {
+    let transcript: Transcript | undefined
+    let resume: ResumeChallenge | undefined
+    let penalty: ReturnType<typeof setTimeout> | undefined
+    const entry: PendingHandshake = {
+      phase: 'hello',
+      drop() {
+        leave()
+        socket.terminate()
+      },
+    }
+    pending.add(entry)
+    const timer = setTimeout(() => fail('handshake_timeout', 0), handshakeTimeoutMs)
+    socket.on('message', onFrame)
+    socket.once('close', () => leave())
+
+    function leave(): void {
+      pending.delete(entry)
+      clearTimeout(timer)
+      clearTimeout(penalty)
+      socket.off('message', onFrame)
+    }
+
+    function fail(reason: HandshakeRejection, delayMs: number): void {
+      if (entry.phase === 'failed') return
+      entry.phase = 'failed'
+      clearTimeout(timer)
+      socket.off('message', onFrame)
+      refusals.note(
+        `toolmark-mcp: ${transcript?.mode ?? 'handshake'} from ${origin} refused (${reason})`,
+      )
+      // The socket stays pending while it waits, so it is the first to go under load.
+      penalty = setTimeout(() => {
+        leave()
+        reply(socket, { type: 'rejected', reason })
+        closeSoon(socket, CloseCode.rejected, reason)
+      }, delayMs)
+    }
+
+    const open = () => socket.readyState === socket.OPEN && pending.has(entry)
+
+    async function onFrame(data: RawData, isBinary: boolean): Promise<void> {
+      const text = frameText(data, isBinary)
+      const fits = text !== undefined && Buffer.byteLength(text) <= MAX_HANDSHAKE_BYTES
+      if (entry.phase === 'hello') {
+        const hello = fits ? parseHello(text) : undefined
+        if (!hello) return fail('invalid_handshake', 0)
+        entry.phase = 'preparing'
+        transcript = {
+          mode: hello.mode,
+          port,
+          pageNonce: hello.nonce,
+          serverNonce: randomBase64Url(32),
+        }
+        if (hello.mode === 'pair') {
+          entry.phase = 'challenged'
+          reply(socket, {
+            type: 'challenge',
+            nonce: transcript.serverNonce,
+            salt: options.pairing.salt,
+          })
+          return
+        }
+        resume = await options.pairing.resume(hello.session!, transcript)
+        if (!open() || entry.phase !== 'preparing') return
+        if (!resume) return fail('bad_token', failureDelayMs)
+        entry.phase = 'challenged'
+        reply(socket, {
+          type: 'challenge',
+          nonce: transcript.serverNonce,
+          proof: resume.serverProof,
+        })
+        return
+      }
+      if (entry.phase !== 'challenged' || !transcript) {
+        // Only one frame per step: anything sent out of turn ends the handshake.
+        return fail('invalid_handshake', 0)
+      }
+      const proof = fits ? parseProof(text) : undefined
+      if (!proof) return fail('invalid_handshake', 0)
+      entry.phase = 'checking'
+      const checked = transcript
+      if (checked.mode === 'pair') {
+        const outcome = await options.pairing.pair(checked, proof.proof)
+        if (!open() || entry.phase !== 'checking') return
+        if (!outcome.ok) return fail(outcome.reason, failureDelayMs)
+        leave()
+        promote(socket, origin, checked, outcome.serverProof)
+        return
+      }
+      const outcome = await resume!.complete(proof.proof)
+      if (!open() || entry.phase !== 'checking') return
+      if (!outcome.ok) return fail(outcome.reason, failureDelayMs)
+      leave()
+      promote(socket, origin, checked)
+    }
   }
 
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -240,17 +354,14 @@ export async function startPairingServer(options: PairingServerOptions): Promise
       { port, allowOrigins: options.allowOrigins },
     )
     if (!check.ok) {
-      options.log(`toolmark-mcp: refused a WebSocket upgrade: ${check.reason}`)
+      upgrades.note(`toolmark-mcp: refused a WebSocket upgrade: ${check.reason}`)
       refuse(socket, check.status, check.reason)
-      return
-    }
-    if (pending >= MAX_PENDING_HANDSHAKES) {
-      refuse(socket, 403, 'too many pending handshakes')
       return
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       // Oversized frames make ws close with 1009 and emit an error; nothing else to do.
       ws.on('error', () => {})
+      if (pending.size >= maxPending) pushOutStalest()
       handshake(ws, check.origin)
     })
   })
@@ -274,6 +385,9 @@ export async function startPairingServer(options: PairingServerOptions): Promise
     current: () => paired?.page,
     close: () =>
       new Promise<void>((resolve) => {
+        for (const entry of [...pending]) entry.drop()
+        refusals.flush()
+        upgrades.flush()
         for (const client of wss.clients) client.terminate()
         wss.close()
         http.close(() => resolve())

@@ -87,7 +87,12 @@ describe('mcpPairing', () => {
     const second = await server(port)
     const resume = vi.spyOn(second.pairing, 'resume')
     await until(() => paired.last()?.status === 'rejected', 'rejected after the restart')
-    expect(resume).toHaveBeenCalledWith(token)
+    // It named its session by id: the token itself never crossed the socket.
+    expect(resume).toHaveBeenCalledWith(
+      expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      expect.anything(),
+    )
+    expect(resume.mock.calls[0][0]).not.toBe(token)
     expect(paired.last()).toEqual({ status: 'rejected', reason: 'bad_token' })
     expect(hasMcpSession(port, storage)).toBe(false)
     const attempts = paired.sockets.length
@@ -147,6 +152,63 @@ describe('mcpPairing', () => {
     paired.dispose()
     expect(paired.last()?.status).toBe('disconnected')
     await until(() => running.current() === undefined, 'the server to see the socket close')
+  })
+
+  it('gives up after the allowed attempts while nothing listens, with growing delays', async () => {
+    const probe = await server()
+    const port = probe.running.port
+    await probe.close()
+    const statuses: { status: McpPairingStatus; attempts?: number; retryInMs?: number }[] = []
+    createToolmark().use(
+      mcpPairing({
+        port,
+        code: 'K7QF2-M9DXA',
+        storage: testStorage(),
+        WebSocket: OriginWebSocket,
+        reconnect: { initialMs: 10, maxMs: 40, maxAttempts: 4 },
+        onStatus: (status, detail) => statuses.push({ status, ...detail }),
+      }),
+    )
+    await until(() => statuses.at(-1)?.status === 'unreachable', 'the page to give up')
+    expect(statuses.filter((s) => s.status === 'disconnected')).toEqual([
+      { status: 'disconnected', attempts: 1, retryInMs: 10 },
+      { status: 'disconnected', attempts: 2, retryInMs: 20 },
+      { status: 'disconnected', attempts: 3, retryInMs: 40 },
+    ])
+    expect(statuses.at(-1)).toEqual({ status: 'unreachable', attempts: 4 })
+    const count = statuses.length
+    await new Promise((resolve) => setTimeout(resolve, 150))
+    expect(statuses).toHaveLength(count)
+  })
+
+  it('reports rejected unsupported without WebCrypto, and opens nothing', () => {
+    vi.stubGlobal('crypto', undefined)
+    try {
+      const socket = vi.fn()
+      const statuses: unknown[] = []
+      createToolmark().use(
+        mcpPairing({
+          code: 'K7QF2-M9DXA',
+          storage: testStorage(),
+          WebSocket: socket as never,
+          onStatus: (status, detail) => statuses.push([status, detail]),
+        }),
+      )
+      expect(statuses).toEqual([['rejected', { reason: 'unsupported' }]])
+      expect(socket).not.toHaveBeenCalled()
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it('exports exactly its public API', async () => {
+    const entry = await import('@toolmark/mcp/client')
+    expect(Object.keys(entry).sort()).toEqual([
+      'DEFAULT_MCP_PORT',
+      'forgetMcpSession',
+      'hasMcpSession',
+      'mcpPairing',
+    ])
   })
 
   it('forgets a session on request', () => {

@@ -6,6 +6,11 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { WebSocket } from 'ws'
 import type { Toolmark } from '@toolmark/core'
 import {
+  createPageHandshake,
+  type HandshakeStep,
+  type PageSecret,
+} from '../src/client/pageHandshake'
+import {
   mcpPairing,
   type McpPairingStatus,
   type McpPairingStatusDetail,
@@ -143,4 +148,58 @@ export async function pairPage(
   const page = connectPage(tm, { port: server.port, code: await server.pairingCode(), storage })
   await until(() => page.last() === 'paired', 'the page to pair')
   return page
+}
+
+/** A `ws` socket's text frames, read one at a time in order. */
+export interface FrameReader {
+  /** Every frame received so far, parsed. */
+  frames: Record<string, any>[]
+  /** The next frame not read yet (raw text). */
+  next(): Promise<string>
+  closed: Promise<{ code: number; reason: string }>
+}
+
+export function readFrames(socket: WebSocket): FrameReader {
+  const queue: string[] = []
+  const waiters: ((text: string) => void)[] = []
+  const frames: Record<string, any>[] = []
+  socket.on('message', (data) => {
+    const text = String(data)
+    try {
+      frames.push(JSON.parse(text))
+    } catch {}
+    const waiter = waiters.shift()
+    if (waiter) waiter(text)
+    else queue.push(text)
+  })
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+  )
+  return {
+    frames,
+    closed,
+    next: () =>
+      queue.length > 0
+        ? Promise.resolve(queue.shift()!)
+        : new Promise((resolve) => waiters.push(resolve)),
+  }
+}
+
+/**
+ * Plays the page's half of the handshake by hand on an open `ws` socket, with the page's own
+ * code (`createPageHandshake`), and returns how it ended.
+ */
+export async function handshakeOn(
+  socket: WebSocket,
+  reader: FrameReader,
+  secret: PageSecret,
+  port: number,
+): Promise<HandshakeStep> {
+  const page = createPageHandshake(secret, port)
+  socket.send(await page.hello())
+  for (;;) {
+    const step = await page.receive(await reader.next())
+    if (step.kind !== 'send') return step
+    socket.send(step.frame)
+  }
 }

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { WebSocket } from 'ws'
-import { ORIGIN, startServer, toolNamesUntil, until, type RunningServer } from './harness'
+import {
+  ORIGIN,
+  handshakeOn,
+  readFrames,
+  startServer,
+  toolNamesUntil,
+  until,
+  type RunningServer,
+} from './harness'
 
 type Frame = Record<string, any>
 
@@ -14,13 +22,13 @@ async function rawPage(running: RunningServer) {
   const code = await running.pairingCode()
   const socket = new WebSocket(`ws://127.0.0.1:${running.port}`, { origin: ORIGIN })
   cleanups.push(() => socket.terminate())
-  const frames: Frame[] = []
   let closeCode: number | undefined
-  socket.on('message', (data) => frames.push(JSON.parse(String(data))))
   socket.on('close', (code) => (closeCode = code))
   await new Promise((resolve) => socket.once('open', resolve))
-  socket.send(JSON.stringify({ type: 'pair', code }))
-  await until(() => frames.some((frame) => frame.type === 'paired'), 'paired')
+  const reader = readFrames(socket)
+  const frames: Frame[] = reader.frames
+  const step = await handshakeOn(socket, reader, { mode: 'pair', code }, running.port)
+  expect(step).toMatchObject({ kind: 'paired' })
   await until(() => frames.some((frame) => frame.type === 'hello'), "the server's hello")
   return {
     socket,

@@ -1,7 +1,10 @@
 import { request as httpRequest } from 'node:http'
+import { createConnection } from 'node:net'
+import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { WebSocket } from 'ws'
-import { CloseCode } from '../src/handshake'
+import { CloseCode, transcriptText } from '../src/handshake'
+import { codeKey, mac } from '../src/handshakeCrypto'
 import { createPairing, type Pairing } from '../src/pairing'
 import {
   checkUpgrade,
@@ -10,6 +13,8 @@ import {
   type PairedPage,
   type PairingServer,
 } from '../src/pairingServer'
+import type { PageSecret } from '../src/client/pageHandshake'
+import { handshakeOn, readFrames, type FrameReader } from './harness'
 
 const ORIGIN = 'http://localhost:5173'
 let server: PairingServer | undefined
@@ -19,8 +24,16 @@ afterEach(async () => {
   server = undefined
 })
 
+const b64 = (bytes: number) => randomBytes(bytes).toString('base64url')
+
 async function start(
-  options: { pairing?: Pairing; maxFrameBytes?: number; handshakeTimeoutMs?: number } = {},
+  options: {
+    pairing?: Pairing
+    maxFrameBytes?: number
+    handshakeTimeoutMs?: number
+    maxPendingHandshakes?: number
+    failureDelayMs?: number
+  } = {},
 ) {
   const pairing = options.pairing ?? createPairing()
   const paired: PairedPage[] = []
@@ -33,6 +46,8 @@ async function start(
     onPaired: (page) => paired.push(page),
     maxFrameBytes: options.maxFrameBytes,
     handshakeTimeoutMs: options.handshakeTimeoutMs,
+    maxPendingHandshakes: options.maxPendingHandshakes,
+    failureDelayMs: options.failureDelayMs ?? 0,
   })
   return { server, pairing, paired, log }
 }
@@ -54,40 +69,17 @@ function open(
   })
 }
 
-interface Conversation {
-  replies: unknown[]
-  closed: Promise<{ code: number; reason: string }>
-  next(): Promise<unknown>
-}
-
-function converse(socket: WebSocket): Conversation {
-  const replies: unknown[] = []
-  const waiters: ((value: unknown) => void)[] = []
-  socket.on('message', (data) => {
-    const value = JSON.parse(String(data))
-    const waiter = waiters.shift()
-    if (waiter) waiter(value)
-    else replies.push(value)
-  })
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
-  )
-  return {
-    replies,
-    closed,
-    next: () =>
-      replies.length > 0
-        ? Promise.resolve(replies.shift())
-        : new Promise((resolve) => waiters.push(resolve)),
-  }
-}
-
-async function pairWith(port: number, message: object) {
+async function connect(port: number): Promise<{ socket: WebSocket; reader: FrameReader }> {
   const { socket } = await open(port)
   if (!socket) throw new Error('upgrade refused')
-  const talk = converse(socket)
-  socket.send(JSON.stringify(message))
-  return { socket, talk, reply: await talk.next() }
+  return { socket, reader: readFrames(socket) }
+}
+
+/** Runs a page's handshake with `secret`; returns the outcome and the socket. */
+async function handshakeWith(port: number, secret: PageSecret) {
+  const { socket, reader } = await connect(port)
+  const step = await handshakeOn(socket, reader, secret, port)
+  return { socket, reader, step }
 }
 
 describe('checkUpgrade', () => {
@@ -160,71 +152,189 @@ describe('startPairingServer', () => {
     expect(log).toHaveBeenCalledWith(expect.stringContaining('missing Origin'))
   })
 
-  it('pairs with the current code and hands out a token that resumes', async () => {
+  it('pairs with a proof of the code, proves itself, and the derived token resumes', async () => {
     const { server, pairing, paired } = await start()
-    const { reply, socket } = await pairWith(server.port, {
-      type: 'pair',
-      code: pairing.currentCode().code,
-    })
-    expect(reply).toEqual({ type: 'paired', token: expect.any(String) })
+    const code = pairing.currentCode().code
+    const { step, socket, reader } = await handshakeWith(server.port, { mode: 'pair', code })
+    expect(step).toEqual({ kind: 'paired', token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) })
+    // Neither the code nor the token ever crossed the socket.
+    for (const frame of reader.frames) {
+      expect(JSON.stringify(frame)).not.toContain(code.replace('-', ''))
+      if (step.kind === 'paired') expect(JSON.stringify(frame)).not.toContain(step.token)
+    }
     expect(paired).toHaveLength(1)
     expect(paired[0].origin).toBe(ORIGIN)
     expect(server.current()).toBe(paired[0])
 
     socket.close()
     await vi.waitFor(() => expect(server.current()).toBeUndefined())
-    const resumed = await pairWith(server.port, {
-      type: 'resume',
-      token: (reply as { token: string }).token,
-    })
-    expect(resumed.reply).toEqual({ type: 'paired', token: expect.any(String) })
+    if (step.kind !== 'paired') return
+    const resumed = await handshakeWith(server.port, { mode: 'resume', token: step.token })
+    expect(resumed.step).toEqual({ kind: 'paired', token: expect.any(String) })
+    expect(resumed.step).not.toEqual(step)
     expect(paired).toHaveLength(2)
   })
 
-  it('rejects wrong codes and rotates the code after five of them', async () => {
-    const { server, pairing } = await start()
+  it('answers wrong codes late, closes with 4003, and keeps the code the person reads', async () => {
+    const onCode = vi.fn()
+    const { server, pairing, log } = await start({
+      pairing: createPairing({ onCode }),
+      failureDelayMs: 300,
+    })
     const { code } = pairing.currentCode()
-    const wrong = code.startsWith('A') ? 'BBBB-BBBB' : 'AAAA-AAAA'
-    for (let i = 0; i < 5; i++) {
-      const { reply, talk } = await pairWith(server.port, { type: 'pair', code: wrong })
-      expect(reply).toEqual({ type: 'rejected', reason: 'bad_code' })
-      expect(await talk.closed).toMatchObject({ code: CloseCode.rejected })
+    const wrong = code.startsWith('A') ? 'BBBBB-BBBBB' : 'AAAAA-AAAAA'
+    const results = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const { reader, step } = await handshakeWith(server.port, { mode: 'pair', code: wrong })
+        return { step, closed: await reader.closed }
+      }),
+    )
+    for (const { step, closed } of results) {
+      expect(step).toEqual({ kind: 'rejected', reason: 'bad_code' })
+      expect(closed.code).toBe(CloseCode.rejected)
     }
-    const stale = await pairWith(server.port, { type: 'pair', code })
-    expect(stale.reply).toEqual({ type: 'rejected', reason: 'bad_code' })
-    const fresh = await pairWith(server.port, { type: 'pair', code: pairing.currentCode().code })
-    expect(fresh.reply).toMatchObject({ type: 'paired' })
+    expect(onCode).toHaveBeenCalledTimes(1)
+    expect(log).toHaveBeenCalledWith(expect.stringContaining('refused (bad_code)'))
+    const started = Date.now()
+    const late = await handshakeWith(server.port, { mode: 'pair', code: wrong })
+    expect(late.step).toMatchObject({ kind: 'rejected' })
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250)
+
+    const right = await handshakeWith(server.port, { mode: 'pair', code })
+    expect(right.step).toMatchObject({ kind: 'paired' })
   })
 
-  it('supersedes the older page with a terminal close and refuses its token', async () => {
-    const { server, pairing } = await start()
-    const first = await pairWith(server.port, { type: 'pair', code: pairing.currentCode().code })
-    const oldToken = (first.reply as { token: string }).token
-    const second = await pairWith(server.port, { type: 'pair', code: pairing.currentCode().code })
-    expect(second.reply).toMatchObject({ type: 'paired' })
-    expect(await first.talk.next()).toEqual({ type: 'superseded' })
-    expect(await first.talk.closed).toMatchObject({ code: CloseCode.superseded })
+  it('refuses a proof replayed on another connection', async () => {
+    const { server, pairing, paired } = await start()
+    const { code } = pairing.currentCode()
+    const nonce = b64(32)
+    const hello = JSON.stringify({ type: 'hello', version: 2, mode: 'pair', nonce })
 
-    const replay = await pairWith(server.port, { type: 'resume', token: oldToken })
-    expect(replay.reply).toEqual({ type: 'rejected', reason: 'bad_token' })
+    // A recorded exchange: the answer to one challenge...
+    const first = await connect(server.port)
+    first.socket.send(hello)
+    const challenge = JSON.parse(await first.reader.next())
+    const transcript = {
+      mode: 'pair' as const,
+      port: server.port,
+      pageNonce: nonce,
+      serverNonce: challenge.nonce,
+    }
+    const answer = await mac(
+      await codeKey(code, challenge.salt),
+      transcriptText('page', transcript),
+    )
+    first.socket.close()
+
+    // ...is no answer to the next one, even with the same page nonce.
+    const second = await connect(server.port)
+    second.socket.send(hello)
+    const next = JSON.parse(await second.reader.next())
+    expect(next.nonce).not.toBe(challenge.nonce)
+    second.socket.send(JSON.stringify({ type: 'proof', proof: answer }))
+    expect(JSON.parse(await second.reader.next())).toEqual({ type: 'rejected', reason: 'bad_code' })
+    expect(paired).toHaveLength(0)
+    expect((await handshakeWith(server.port, { mode: 'pair', code })).step).toMatchObject({
+      kind: 'paired',
+    })
+  })
+
+  it('supersedes the older page with a terminal close and refuses its stale token', async () => {
+    const { server, pairing } = await start()
+    const first = await handshakeWith(server.port, {
+      mode: 'pair',
+      code: pairing.currentCode().code,
+    })
+    const second = await handshakeWith(server.port, {
+      mode: 'pair',
+      code: pairing.currentCode().code,
+    })
+    expect(second.step).toMatchObject({ kind: 'paired' })
+    expect(JSON.parse(await first.reader.next())).toEqual({ type: 'superseded' })
+    expect(await first.reader.closed).toMatchObject({ code: CloseCode.superseded })
+
+    if (first.step.kind !== 'paired') throw new Error('first pairing failed')
+    const stale = await handshakeWith(server.port, { mode: 'resume', token: first.step.token })
+    expect(stale.step).toEqual({ kind: 'rejected', reason: 'bad_token' })
+    const forged = await handshakeWith(server.port, { mode: 'resume', token: b64(32) })
+    expect(forged.step).toEqual({ kind: 'rejected', reason: 'bad_token' })
     expect(second.socket.readyState).toBe(WebSocket.OPEN)
   })
 
-  it('rejects a malformed handshake and one that never comes', async () => {
-    const { server } = await start({ handshakeTimeoutMs: 100 })
-    const bad = await pairWith(server.port, { type: 'pair', code: 'ABCD-EFGH', extra: 1 })
-    expect(bad.reply).toEqual({ type: 'rejected', reason: 'invalid_handshake' })
+  it('rejects a malformed handshake, the old clear-text one, and one that never comes', async () => {
+    const { server, pairing } = await start({ handshakeTimeoutMs: 100 })
+    const { code } = pairing.currentCode()
+    for (const frame of [
+      { type: 'hello', version: 2, mode: 'pair', nonce: b64(32), extra: 1 },
+      { type: 'hello', version: 1, mode: 'pair', nonce: b64(32) },
+      { type: 'hello', version: 2, mode: 'resume', nonce: b64(32) },
+      { type: 'pair', code },
+      { type: 'resume', token: b64(32) },
+    ]) {
+      const { socket, reader } = await connect(server.port)
+      socket.send(JSON.stringify(frame))
+      expect(JSON.parse(await reader.next())).toEqual({
+        type: 'rejected',
+        reason: 'invalid_handshake',
+      })
+      expect(await reader.closed).toMatchObject({ code: CloseCode.rejected })
+    }
 
-    const { socket } = await open(server.port)
-    const talk = converse(socket!)
-    expect(await talk.next()).toEqual({ type: 'rejected', reason: 'handshake_timeout' })
-    expect(await talk.closed).toMatchObject({ code: CloseCode.rejected })
+    const { reader } = await connect(server.port)
+    expect(JSON.parse(await reader.next())).toEqual({
+      type: 'rejected',
+      reason: 'handshake_timeout',
+    })
+    expect(await reader.closed).toMatchObject({ code: CloseCode.rejected })
+    // The clear-text code above used nothing up.
+    expect(pairing.currentCode().code).toBe(code)
+  })
+
+  it('ends a handshake whose page sends out of turn', async () => {
+    const { server } = await start()
+    const { socket, reader } = await connect(server.port)
+    socket.send(JSON.stringify({ type: 'hello', version: 2, mode: 'pair', nonce: b64(32) }))
+    socket.send(JSON.stringify({ type: 'hello', version: 2, mode: 'pair', nonce: b64(32) }))
+    expect(JSON.parse(await reader.next())).toMatchObject({ type: 'challenge' })
+    expect(JSON.parse(await reader.next())).toEqual({
+      type: 'rejected',
+      reason: 'invalid_handshake',
+    })
+  })
+
+  it('pushes out the stalest pending sockets instead of refusing new ones', async () => {
+    const { server, pairing } = await start({ maxPendingHandshakes: 4 })
+    const idle = await Promise.all(Array.from({ length: 4 }, () => connect(server.port)))
+    const pushed = await connect(server.port)
+    expect((await idle[0].reader.closed).code).toBe(1006)
+    expect(pushed.socket.readyState).toBe(WebSocket.OPEN)
+    const page = await handshakeWith(server.port, {
+      mode: 'pair',
+      code: pairing.currentCode().code,
+    })
+    expect(page.step).toMatchObject({ kind: 'paired' })
+  })
+
+  it('cuts a request that never finishes its headers, but never a paired page', async () => {
+    const { server, pairing } = await start({ handshakeTimeoutMs: 300 })
+    const slow = createConnection({ host: '127.0.0.1', port: server.port })
+    slow.on('error', () => {})
+    slow.resume()
+    slow.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`)
+    const paired = await handshakeWith(server.port, {
+      mode: 'pair',
+      code: pairing.currentCode().code,
+    })
+    expect(paired.step).toMatchObject({ kind: 'paired' })
+    await new Promise<void>((resolve) => slow.once('close', () => resolve()))
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    expect(paired.socket.readyState).toBe(WebSocket.OPEN)
   })
 
   it('closes a paired socket that sends a frame larger than the bound', async () => {
     const { server, pairing, paired } = await start({ maxFrameBytes: 2048 })
-    const { socket, talk } = await pairWith(server.port, {
-      type: 'pair',
+    const { socket, reader } = await handshakeWith(server.port, {
+      mode: 'pair',
       code: pairing.currentCode().code,
     })
     const received = vi.fn()
@@ -232,7 +342,7 @@ describe('startPairingServer', () => {
     socket.send(JSON.stringify({ small: true }))
     await vi.waitFor(() => expect(received).toHaveBeenCalledWith('{"small":true}'))
     socket.send('x'.repeat(4096))
-    expect(await talk.closed).toMatchObject({ code: 1009 })
+    expect(await reader.closed).toMatchObject({ code: 1009 })
     expect(received).toHaveBeenCalledTimes(1)
     await vi.waitFor(() => expect(server.current()).toBeUndefined())
   })

@@ -98,7 +98,7 @@ describe('toolmark-mcp over stdio with the SDK client', () => {
       arguments: {},
     })) as CallResult
     const code = (pairing.structuredContent as { code: string }).code
-    expect(code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/)
+    expect(code).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}$/)
     expect(pairing.content[0].text).toContain(code)
     expect(pairing.content[0].text).toContain(`ws://127.0.0.1:${running.port}`)
     expect(running.stderr()).toContain(`pairing code ${code}`)

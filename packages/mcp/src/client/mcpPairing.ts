@@ -1,7 +1,9 @@
 import { bridge } from '@toolmark/core/bridge'
 import type { Transport } from '@toolmark/core/protocol'
 import type { Consumer, Toolmark } from '@toolmark/core'
-import { CloseCode, parseHandshakeReply, type HandshakeRejection } from '../handshake'
+import { CloseCode, type HandshakeRejection } from '../handshake'
+import { hasWebCrypto } from '../handshakeCrypto'
+import { createPageHandshake, type PageSecret } from './pageHandshake'
 import { defaultStorage, readToken, writeToken, type TokenStorage } from './tokenStore'
 
 /** Default port of `toolmark-mcp`'s pairing socket. */
@@ -9,21 +11,42 @@ export const DEFAULT_MCP_PORT = 17840
 
 /**
  * Where the pairing stands:
- * `connecting` — opening the socket or waiting for the server's answer;
- * `paired` — the desktop agent sees this page's tools;
- * `rejected` — the code or stored session was refused (terminal: enter a new code);
+ * `connecting` — opening the socket or running the handshake;
+ * `paired` — the server proved it knows the secret: the desktop agent sees this page's tools;
+ * `disconnected` — the connection dropped or an attempt failed; retrying with backoff;
+ * `rejected` — the server refused the code or the stored session (terminal: enter a new code);
  * `superseded` — another page paired with the server (terminal);
- * `disconnected` — the server went away; reconnecting with backoff.
+ * `unverified` — the process on the port could not prove it is the `toolmark-mcp` that knows
+ *   the code or session (terminal; it was sent nothing it could use);
+ * `unreachable` — no server answered after the allowed attempts (terminal).
  */
-export type McpPairingStatus = 'connecting' | 'paired' | 'rejected' | 'superseded' | 'disconnected'
+export type McpPairingStatus =
+  | 'connecting'
+  | 'paired'
+  | 'disconnected'
+  | 'rejected'
+  | 'superseded'
+  | 'unverified'
+  | 'unreachable'
 
-/** Why a pairing was rejected: the server's reason, or `no_code` when there was nothing to send. */
-export type McpPairingRejection = HandshakeRejection | 'no_code'
+/**
+ * Why a pairing was rejected: the server's reason, `no_code` when there was nothing to send,
+ * or `unsupported` when this page has no WebSocket or no WebCrypto (`crypto.subtle` exists
+ * only in secure contexts: https, or http on localhost).
+ */
+export type McpPairingRejection = HandshakeRejection | 'no_code' | 'unsupported'
 
 /** Extra facts about a status change. */
 export interface McpPairingStatusDetail {
   /** Set with `rejected`. */
   reason?: McpPairingRejection
+  /**
+   * Failed attempts in a row: with `disconnected` so far (0 after a paired connection
+   * dropped), with `unverified` and `unreachable` in all.
+   */
+  attempts?: number
+  /** With `disconnected`: the delay before the next attempt, in ms. */
+  retryInMs?: number
 }
 
 /** The part of a WebSocket the pairing uses; the browser's `WebSocket` and `ws` both fit. */
@@ -49,8 +72,13 @@ export interface McpPairingOptions {
   WebSocket?: McpWebSocketConstructor
   /** Where the session token is kept (default `localStorage`, else memory). */
   storage?: TokenStorage
-  /** Reconnect delays after a lost connection, in ms (default 500 doubling to 30 000). */
-  reconnect?: { initialMs?: number; maxMs?: number }
+  /**
+   * Retries after a lost connection or a failed attempt: delays in ms (default 500 doubling to
+   * 30 000) and failed attempts in a row before giving up (default 10).
+   */
+  reconnect?: { initialMs?: number; maxMs?: number; maxAttempts?: number }
+  /** Time one attempt may take, from opening the socket to the server's proof (default 10 000). */
+  handshakeTimeoutMs?: number
 }
 
 const OPEN = 1
@@ -74,11 +102,14 @@ export function forgetMcpSession(
 /**
  * Pairs this page with a local `toolmark-mcp` server, so a desktop MCP client can call its
  * tools as caller `mcp` (confirmations appear inline in the page's `<ConfirmDialog>`).
- * The token the server hands back is stored, so a reload resumes without a new code.
+ *
+ * The code or stored session token never crosses the socket: both sides prove they know it
+ * (`handshake.ts`), and the bridge attaches only to a server that proved it. The next session
+ * token is derived by both sides and stored, so a reload resumes without a new code.
  *
  * @example
  * ```ts
- * const dispose = tm.use(mcpPairing({ code: 'K7QF-2M9D', onStatus: (s) => console.log(s) }))
+ * const dispose = tm.use(mcpPairing({ code: 'K7QF2-M9DXA', onStatus: (s) => console.log(s) }))
  * ```
  */
 export function mcpPairing(options: McpPairingOptions = {}): Consumer {
@@ -87,10 +118,13 @@ export function mcpPairing(options: McpPairingOptions = {}): Consumer {
     const storage = options.storage ?? defaultStorage()
     const initialDelay = options.reconnect?.initialMs ?? 500
     const maxDelay = options.reconnect?.maxMs ?? 30_000
+    const maxAttempts = Math.max(1, options.reconnect?.maxAttempts ?? 10)
+    const handshakeTimeoutMs = options.handshakeTimeoutMs ?? 10_000
     const Socket =
       options.WebSocket ?? (globalThis as { WebSocket?: McpWebSocketConstructor }).WebSocket
     let code = options.code?.trim() || undefined
     let delay = initialDelay
+    let failures = 0
     let disposed = false
     let socket: McpWebSocket | undefined
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -98,14 +132,18 @@ export function mcpPairing(options: McpPairingOptions = {}): Consumer {
     let status: McpPairingStatus | undefined
 
     function report(next: McpPairingStatus, detail: McpPairingStatusDetail = {}): void {
-      if (disposed || (status === next && next !== 'rejected')) return
+      if (disposed) return
+      if (status === next && next !== 'rejected' && next !== 'disconnected') return
       status = next
       try {
         options.onStatus?.(next, detail)
       } catch {}
     }
 
-    function end(next: 'rejected' | 'superseded', detail: McpPairingStatusDetail = {}): void {
+    function end(
+      next: 'rejected' | 'superseded' | 'unverified' | 'unreachable',
+      detail: McpPairingStatusDetail = {},
+    ): void {
       report(next, detail)
       disposed = true
       teardown()
@@ -125,26 +163,42 @@ export function mcpPairing(options: McpPairingOptions = {}): Consumer {
       }
     }
 
+    /** One attempt failed: retry with backoff, or give up after `maxAttempts` in a row. */
+    function failed(kind: 'unverified' | 'unreachable'): void {
+      if (disposed) return
+      failures++
+      if (failures >= maxAttempts) return end(kind, { attempts: failures })
+      schedule()
+    }
+
+    function schedule(): void {
+      report('disconnected', { attempts: failures, retryInMs: delay })
+      timer = setTimeout(connect, delay)
+      delay = Math.min(delay * 2, maxDelay)
+    }
+
     function connect(): void {
       timer = undefined
       const token = readToken(storage, port)
-      const hello = code
-        ? { type: 'pair' as const, code }
+      const secret: PageSecret | undefined = code
+        ? { mode: 'pair', code }
         : token
-          ? { type: 'resume' as const, token }
+          ? { mode: 'resume', token }
           : undefined
-      if (!hello) return end('rejected', { reason: 'no_code' })
-      if (!Socket) return end('rejected', { reason: 'invalid_handshake' })
+      if (!secret) return end('rejected', { reason: 'no_code' })
+      if (!Socket || !hasWebCrypto()) return end('rejected', { reason: 'unsupported' })
       report('connecting')
 
       let ws: McpWebSocket
       try {
         ws = new Socket(`ws://127.0.0.1:${port}`)
       } catch {
-        return retry()
+        return failed('unreachable')
       }
       socket = ws
-      let paired = false
+      const handshake = createPageHandshake(secret, port)
+      let phase: 'opening' | 'handshake' | 'paired' = 'opening'
+      let frames: Promise<void> = Promise.resolve()
       const listeners = new Set<(message: unknown) => void>()
       const transport: Transport = {
         send(text) {
@@ -156,52 +210,105 @@ export function mcpPairing(options: McpPairingOptions = {}): Consumer {
         },
       }
 
+      /** Ends this attempt without pairing: closes the socket and decides what comes next. */
+      const giveUp = () => {
+        if (socket !== ws) return
+        socket = undefined
+        try {
+          ws.close(1000, 'handshake failed')
+        } catch {}
+        // A peer that took the code's proof without proving itself may search the code
+        // offline: that code is never offered again.
+        if (handshake.proofSent) return end('unverified', { attempts: failures + 1 })
+        failed(phase === 'opening' ? 'unreachable' : 'unverified')
+      }
+      const deadline = setTimeout(giveUp, handshakeTimeoutMs)
+
+      async function onFrame(data: string): Promise<void> {
+        if (socket !== ws) return
+        if (phase === 'paired') {
+          if (data.startsWith('{"type":"superseded"')) return end('superseded')
+          for (const listener of [...listeners]) {
+            try {
+              listener(data)
+            } catch {}
+          }
+          return
+        }
+        const step = await handshake.receive(data)
+        if (socket !== ws) return
+        switch (step.kind) {
+          case 'send':
+            ws.send(step.frame)
+            return
+          case 'rejected':
+            clearTimeout(deadline)
+            if (secret!.mode === 'resume' && readToken(storage, port) === secret!.token) {
+              if (step.reason === 'bad_token') writeToken(storage, port, undefined)
+            }
+            return end('rejected', { reason: step.reason })
+          case 'unverified':
+            clearTimeout(deadline)
+            return end('unverified', { attempts: failures + 1 })
+          case 'paired':
+            clearTimeout(deadline)
+            phase = 'paired'
+            code = undefined // single use: reconnects resume with the token
+            delay = initialDelay
+            failures = 0
+            writeToken(storage, port, step.token)
+            report('paired')
+            detachBridge = tm.use(bridge({ transport, caller: 'mcp' }))
+        }
+      }
+
       ws.addEventListener('open', () => {
-        if (socket === ws) ws.send(JSON.stringify(hello))
+        if (socket !== ws) return
+        phase = 'handshake'
+        handshake.hello().then(
+          (hello) => {
+            if (socket === ws && ws.readyState === OPEN) ws.send(hello)
+          },
+          () => giveUp(),
+        )
       })
       ws.addEventListener('message', (event: { data: unknown }) => {
         if (socket !== ws || typeof event.data !== 'string') return
-        if (paired) {
-          if (event.data.startsWith('{"type":"superseded"')) return end('superseded')
-          for (const listener of [...listeners]) listener(event.data)
-          return
-        }
-        const reply = parseHandshakeReply(event.data)
-        if (!reply || reply.type === 'superseded') {
-          return end('rejected', { reason: 'invalid_handshake' })
-        }
-        if (reply.type === 'rejected') {
-          if (hello.type === 'resume' && readToken(storage, port) === hello.token) {
-            writeToken(storage, port, undefined)
-          }
-          return end('rejected', { reason: reply.reason })
-        }
-        paired = true
-        code = undefined // single use: reconnects resume with the token
-        delay = initialDelay
-        writeToken(storage, port, reply.token)
-        report('paired')
-        detachBridge = tm.use(bridge({ transport, caller: 'mcp' }))
+        const data = event.data
+        // In order: frames that follow `paired` wait until the bridge is attached.
+        frames = frames
+          .then(() => onFrame(data))
+          .catch(() => {
+            // Only the handshake's own work can throw here (WebCrypto failing).
+            if (phase !== 'paired') giveUp()
+          })
       })
       ws.addEventListener('close', (event: { code?: number }) => {
+        clearTimeout(deadline)
         if (socket !== ws) return
-        socket = undefined
-        detachBridge?.()
-        detachBridge = undefined
-        if (event.code === CloseCode.superseded) return end('superseded')
-        if (event.code === CloseCode.rejected)
-          return end('rejected', { reason: 'invalid_handshake' })
-        retry()
+        if (phase === 'paired') {
+          socket = undefined
+          detachBridge?.()
+          detachBridge = undefined
+          if (event.code === CloseCode.superseded) return end('superseded')
+          return schedule()
+        }
+        if (event.code === CloseCode.superseded) {
+          socket = undefined
+          return end('superseded')
+        }
+        if (event.code === CloseCode.rejected) {
+          // The reason normally arrives first; let a frame still being handled finish.
+          return void frames.then(() => {
+            if (socket !== ws) return
+            socket = undefined
+            end('rejected', { reason: 'invalid_handshake' })
+          })
+        }
+        giveUp()
       })
       // An error is always followed by a close, which decides what happens next.
       ws.addEventListener('error', () => {})
-    }
-
-    function retry(): void {
-      if (disposed) return
-      report('disconnected')
-      timer = setTimeout(connect, delay)
-      delay = Math.min(delay * 2, maxDelay)
     }
 
     connect()
