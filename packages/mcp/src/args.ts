@@ -1,3 +1,5 @@
+import { DEFAULT_PROGRESS_INTERVAL_MS } from './progressReporter'
+
 /** Default loopback port of the pairing WebSocket. */
 export const DEFAULT_PORT = 17840
 
@@ -6,7 +8,7 @@ export const DEFAULT_CALL_TIMEOUT_MS = 600_000
 
 /** The one-line usage printed with every flag error. */
 export const USAGE =
-  'Usage: toolmark-mcp --allow-origin <origin>... [--port 17840] [--call-timeout 600000]'
+  'Usage: toolmark-mcp --allow-origin <origin>... [--port 17840] [--call-timeout 600000] [--progress-interval 10000]'
 
 /** What the CLI runs with once its flags are valid. */
 export interface CliOptions {
@@ -16,6 +18,8 @@ export interface CliOptions {
   port: number
   /** Deadline of one tool call in ms. */
   callTimeoutMs: number
+  /** Silence in ms after which an outstanding call with a progress token gets a heartbeat; 0: none. */
+  progressIntervalMs: number
 }
 
 /** The outcome of reading the command line: never an exception. */
@@ -37,6 +41,9 @@ Options:
                               0 picks a free port and prints it on stderr).
   --call-timeout <ms>         Deadline of one tool call, confirmation time included
                               (default ${DEFAULT_CALL_TIMEOUT_MS}).
+  --progress-interval <ms>    While a call waits (a person may be approving it), send a
+                              progress notification after this long without one, when the
+                              client asked for progress (default ${DEFAULT_PROGRESS_INTERVAL_MS}; 0: never).
   -h, --help                  Show this help.
   -v, --version               Show the version.
 
@@ -74,6 +81,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   const allowOrigins: string[] = []
   let port = DEFAULT_PORT
   let callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS
+  let progressIntervalMs = DEFAULT_PROGRESS_INTERVAL_MS
   let sawOriginFlag = false
 
   for (let i = 0; i < argv.length; i++) {
@@ -137,6 +145,18 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
         callTimeoutMs = n
         break
       }
+      case '--progress-interval': {
+        const value = takeValue()
+        const n = value === undefined ? undefined : parseInteger(value, 0, 2_147_483_647)
+        if (n === undefined) {
+          return {
+            kind: 'error',
+            message: '--progress-interval needs a number of milliseconds (0 turns it off)',
+          }
+        }
+        progressIntervalMs = n
+        break
+      }
       default:
         return {
           kind: 'error',
@@ -146,5 +166,5 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   }
 
   if (!sawOriginFlag) return { kind: 'error', message: '--allow-origin is required' }
-  return { kind: 'run', options: { allowOrigins, port, callTimeoutMs } }
+  return { kind: 'run', options: { allowOrigins, port, callTimeoutMs, progressIntervalMs } }
 }

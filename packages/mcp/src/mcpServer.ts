@@ -8,12 +8,10 @@ import {
 import type { Manifest, ManifestEntry, ToolResult } from '@toolmark/core'
 import { textError, toMcpResult, toMcpTool } from './mapping'
 import type { PairingCode } from './pairing'
+import { DEFAULT_PROGRESS_INTERVAL_MS, startProgress } from './progressReporter'
 
 /** Name of the tool listed while no page is paired. */
 export const PAIRING_TOOL_NAME = 'toolmark_pairing'
-
-/** Pause between the last progress notification and the response, so they are read apart. */
-const PROGRESS_SETTLE_MS = 10
 
 /** How long `tools/list` waits for a just-paired page's first manifest. */
 const FIRST_MANIFEST_WAIT_MS = 3_000
@@ -55,6 +53,11 @@ export interface McpServerOptions {
   pairingInfo(): PairingInfo
   /** Diagnostics (stderr). */
   log(line: string): void
+  /**
+   * While a call is outstanding and its request carried a progress token, a progress
+   * notification is sent after this many ms without one (default 10 000; 0 sends none).
+   */
+  progressIntervalMs?: number
 }
 
 /** The MCP side: lists and calls the paired page's tools, or the pairing tool while unpaired. */
@@ -220,32 +223,29 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
     }
 
     const progressToken = request.params._meta?.progressToken
-    // Progress must reach the client before the response, which ends the request for it.
-    const notified: Promise<void>[] = []
-    const result = await link.call(entry.name, args ?? {}, {
-      signal: extra.signal,
-      rev: link.manifest()?.rev,
-      onProgress:
-        progressToken === undefined
-          ? undefined
-          : (p) => {
-              const sent = extra.sendNotification({
+    // Heartbeats keep clients that reset their timeout on progress waiting while a person
+    // decides in the page; the server only knows that the call is outstanding.
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : startProgress({
+            intervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
+            send: (params) =>
+              extra.sendNotification({
                 method: 'notifications/progress',
-                params: {
-                  progressToken,
-                  progress: p.done,
-                  ...(p.total === undefined ? {} : { total: p.total }),
-                  ...(p.message === undefined ? {} : { message: p.message }),
-                },
-              })
-              notified.push(sent.catch(() => {}))
-            },
-    })
-    if (notified.length > 0) {
-      await Promise.all(notified)
-      // The SDK client handles notifications a microtask late but responses at once: a
-      // progress notification read in the same chunk as the response would be dropped.
-      await new Promise((resolve) => setTimeout(resolve, PROGRESS_SETTLE_MS))
+                params: { progressToken, ...params },
+              }),
+          })
+    let result: ToolResult
+    try {
+      result = await link.call(entry.name, args ?? {}, {
+        signal: extra.signal,
+        rev: link.manifest()?.rev,
+        onProgress: progress && ((p) => progress.report(p)),
+      })
+    } finally {
+      // Progress must reach the client before the response, which ends the request for it.
+      await progress?.stop()
     }
     return toMcpResult(result, entry.hints?.untrustedContent === true)
   })

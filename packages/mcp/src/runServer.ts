@@ -32,6 +32,7 @@ export async function runServer(options: CliOptions, log: Log = stderrLog): Prom
     name: 'toolmark-mcp',
     version: VERSION,
     log,
+    progressIntervalMs: options.progressIntervalMs,
     pairingInfo: () => ({
       code: pairing.currentCode(),
       port: boundPort,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_PORT, normalizeOrigin, parseArgs } from '../src/args'
+import { DEFAULT_PROGRESS_INTERVAL_MS } from '../src/progressReporter'
 
 describe('parseArgs', () => {
   it('reads origins, port and call timeout with their defaults', () => {
@@ -9,6 +10,7 @@ describe('parseArgs', () => {
         allowOrigins: ['http://localhost:5173'],
         port: DEFAULT_PORT,
         callTimeoutMs: DEFAULT_CALL_TIMEOUT_MS,
+        progressIntervalMs: DEFAULT_PROGRESS_INTERVAL_MS,
       },
     })
     expect(
@@ -20,6 +22,7 @@ describe('parseArgs', () => {
         '--call-timeout',
         '1500',
         '--allow-origin=http://127.0.0.1:3000',
+        '--progress-interval=0',
       ]),
     ).toEqual({
       kind: 'run',
@@ -27,6 +30,7 @@ describe('parseArgs', () => {
         allowOrigins: ['http://localhost:5173', 'https://app.example.com', 'http://127.0.0.1:3000'],
         port: 0,
         callTimeoutMs: 1500,
+        progressIntervalMs: 0,
       },
     })
   })
@@ -49,6 +53,12 @@ describe('parseArgs', () => {
     [['--allow-origin', 'http://a.test', '--port'], '--port needs a number'],
     [['--allow-origin', 'http://a.test', '--call-timeout', '0'], '--call-timeout needs'],
     [['--allow-origin', 'http://a.test', '--call-timeout', '-5'], '--call-timeout needs'],
+    [['--allow-origin', 'http://a.test', '--progress-interval', '-1'], '--progress-interval needs'],
+    [
+      ['--allow-origin', 'http://a.test', '--progress-interval', '1.5'],
+      '--progress-interval needs',
+    ],
+    [['--allow-origin', 'http://a.test', '--progress-interval'], '--progress-interval needs'],
     [['--allow-origin', 'http://a.test', '--verbose'], 'unknown option --verbose'],
     [['--allow-origin', 'http://a.test', '--help=yes'], '--help takes no value'],
   ])('turns %j into an error', (argv, message) => {

@@ -14,9 +14,10 @@ describe('toolmark-mcp command line', () => {
     const help = run(['--help'])
     expect(help.status).toBe(0)
     expect(help.stdout).toContain(
-      'Usage: toolmark-mcp --allow-origin <origin>... [--port 17840] [--call-timeout 600000]',
+      'Usage: toolmark-mcp --allow-origin <origin>... [--port 17840] [--call-timeout 600000] [--progress-interval 10000]',
     )
     expect(help.stdout).toContain('--call-timeout <ms>')
+    expect(help.stdout).toContain('--progress-interval <ms>')
     const version = run(['--version'])
     expect(version.status).toBe(0)
     expect(version.stdout).toBe(`${pkg.version}\n`)

@@ -77,6 +77,8 @@ export interface RunningServer {
   listChanged: () => number
   /** Errors the client saw (a stray stdout line would land here). */
   clientErrors: Error[]
+  /** Every message the client received from the server, in order. */
+  received: { method?: string; params?: Record<string, unknown> }[]
   /** Reads the code the way an agent does: from the pairing tool's result. */
   pairingCode(): Promise<string>
   close(): Promise<void>
@@ -98,6 +100,14 @@ export async function startServer(extraArgs: string[] = []): Promise<RunningServ
     changes++
   })
   await client.connect(transport)
+  const received: RunningServer['received'] = []
+  // Records what arrives before the client's own handler sees it.
+  const tap = transport as { onmessage?: (message: unknown, extra?: unknown) => void }
+  const deliver = tap.onmessage
+  tap.onmessage = (message, extra) => {
+    received.push(message as RunningServer['received'][number])
+    deliver?.(message, extra)
+  }
   await until(() => /ws:\/\/127\.0\.0\.1:(\d+)/.test(stderr), 'the server to print its port')
   const port = Number(/ws:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)![1])
   return {
@@ -106,6 +116,7 @@ export async function startServer(extraArgs: string[] = []): Promise<RunningServ
     stderr: () => stderr,
     listChanged: () => changes,
     clientErrors,
+    received,
     async pairingCode() {
       const result = await client.callTool({ name: 'toolmark_pairing', arguments: {} })
       return (result.structuredContent as { code: string }).code

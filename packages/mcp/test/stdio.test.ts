@@ -276,6 +276,73 @@ describe('toolmark-mcp over stdio with the SDK client', () => {
     expect(closed).toEqual(['T-7'])
   })
 
+  it('keeps a client that resets its timeout on progress waiting while the person decides', async () => {
+    const running = await server(['--progress-interval', '200'])
+    const tm = registry()
+    const { closed } = registerTicketTools(tm)
+    await page(tm, running)
+    await running.client.listTools()
+
+    const progress = vi.fn()
+    const call = running.client.callTool(
+      { name: 'tickets__close', arguments: { id: 'T-5' } },
+      undefined,
+      { onprogress: progress, resetTimeoutOnProgress: true, timeout: 1_000 },
+    )
+    await until(() => tm.confirmations.list().length === 1, 'the inline confirmation')
+    // The person takes three times the client's request timeout to decide.
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    expect(closed).toEqual([])
+    await tm.confirmations.approve(tm.confirmations.list()[0].id)
+    const result = (await call) as CallResult
+    expect(result.structuredContent).toEqual({ status: 'ok', data: { closed: 'T-5' } })
+    expect(closed).toEqual(['T-5'])
+
+    const values = progress.mock.calls.map(([p]) => p.progress as number)
+    expect(values.length).toBeGreaterThanOrEqual(5)
+    for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1])
+    expect(progress.mock.calls[0][0]).toMatchObject({ message: expect.stringContaining('approv') })
+    expect(running.clientErrors).toEqual([])
+  }, 30_000)
+
+  it('without heartbeats the same client gives up at its timeout, and the call is withdrawn', async () => {
+    const running = await server(['--progress-interval', '0'])
+    const tm = registry()
+    const { closed } = registerTicketTools(tm)
+    await page(tm, running)
+    await running.client.listTools()
+
+    const call = running.client.callTool(
+      { name: 'tickets__close', arguments: { id: 'T-6' } },
+      undefined,
+      { onprogress: () => {}, resetTimeoutOnProgress: true, timeout: 1_000 },
+    )
+    await until(() => tm.confirmations.list().length === 1, 'the inline confirmation')
+    await expect(call).rejects.toThrow(/timed out/i)
+    await until(() => tm.confirmations.list().length === 0, 'the confirmation to be withdrawn')
+    expect(closed).toEqual([])
+  })
+
+  it('sends no progress notification when the request has no progress token', async () => {
+    const running = await server(['--progress-interval', '100'])
+    const tm = registry()
+    const { closed } = registerTicketTools(tm)
+    await page(tm, running)
+    await running.client.listTools()
+
+    const call = running.client.callTool({ name: 'tickets__close', arguments: { id: 'T-4' } })
+    await until(() => tm.confirmations.list().length === 1, 'the inline confirmation')
+    await new Promise((resolve) => setTimeout(resolve, 800))
+    await tm.confirmations.approve(tm.confirmations.list()[0].id)
+    expect(((await call) as CallResult).structuredContent).toEqual({
+      status: 'ok',
+      data: { closed: 'T-4' },
+    })
+    expect(closed).toEqual(['T-4'])
+    expect(running.received.filter((m) => m.method === 'notifications/progress')).toEqual([])
+    expect(running.clientErrors).toEqual([])
+  })
+
   it('cancels a call in the page when its deadline passes', async () => {
     const running = await server(['--call-timeout', '400'])
     const tm = registry()
