@@ -296,7 +296,8 @@ describe('local processes trying to block pairing', () => {
   it('idle sockets do not stop a page from pairing, and are closed within seconds', async () => {
     const pairing = createPairing()
     const { server, paired } = await pairingServer(pairing)
-    const idle = await Promise.all(Array.from({ length: 40 }, () => idleSocket(server.port)))
+    // More than the 256 sockets that may be mid-handshake at once.
+    const idle = await Promise.all(Array.from({ length: 300 }, () => idleSocket(server.port)))
     const opened = Date.now()
 
     const status = page({
@@ -307,6 +308,7 @@ describe('local processes trying to block pairing', () => {
     })
     await until(() => status.last() === 'paired', 'the page to pair past the idle sockets', 3_000)
     expect(paired).toHaveLength(1)
+    expect(status.statuses.map((s) => s.status)).toEqual(['connecting', 'paired'])
 
     await until(
       () => idle.every((socket) => socket.closed()),

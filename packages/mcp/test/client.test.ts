@@ -117,6 +117,32 @@ describe('mcpPairing', () => {
     expect(paired.sockets).toHaveLength(2)
   })
 
+  it("lets one of two tabs sharing a stored session resume, and keeps the winner's token", async () => {
+    const { running, pairing } = await server()
+    const storage = testStorage()
+    const first = page({ port: running.port, code: pairing.currentCode().code, storage })
+    await until(() => first.last()?.status === 'paired', 'paired')
+    first.dispose()
+    await until(() => running.current() === undefined, 'the first tab to leave')
+
+    // Two tabs of the app open at once and both resume from the same localStorage.
+    const tabA = page({ port: running.port, storage })
+    const tabB = page({ port: running.port, storage })
+    await until(
+      () => [tabA, tabB].every((tab) => ['paired', 'rejected'].includes(tab.last()?.status ?? '')),
+      'both tabs to settle',
+    )
+    const outcomes = [tabA.last(), tabB.last()]
+    expect(outcomes).toContainEqual({ status: 'paired' })
+    expect(outcomes).toContainEqual({ status: 'rejected', reason: 'bad_token' })
+    // The loser did not wipe the winner's fresh token: a reload resumes with it.
+    const winner = tabA.last()?.status === 'paired' ? tabA : tabB
+    winner.dispose()
+    await until(() => running.current() === undefined, 'the winning tab to leave')
+    const reloaded = page({ port: running.port, storage })
+    await until(() => reloaded.last()?.status === 'paired', 'the reload to resume')
+  })
+
   it('stops for good on a wrong code, with the reason', async () => {
     const { running } = await server()
     const paired = page({ port: running.port, code: 'WRNG-C0DE', storage: testStorage() })

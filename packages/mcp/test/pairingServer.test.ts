@@ -204,6 +204,19 @@ describe('startPairingServer', () => {
     expect(right.step).toMatchObject({ kind: 'paired' })
   })
 
+  it('lets exactly one of two pages pair with the same code at the same time', async () => {
+    const { server, pairing, paired } = await start()
+    const code = pairing.currentCode().code
+    const [a, b] = await Promise.all([
+      handshakeWith(server.port, { mode: 'pair', code }),
+      handshakeWith(server.port, { mode: 'pair', code }),
+    ])
+    const kinds = [a.step.kind, b.step.kind].sort()
+    expect(kinds).toEqual(['paired', 'rejected'])
+    expect([a.step, b.step]).toContainEqual({ kind: 'rejected', reason: 'bad_code' })
+    expect(paired).toHaveLength(1)
+  })
+
   it('refuses a proof replayed on another connection', async () => {
     const { server, pairing, paired } = await start()
     const { code } = pairing.currentCode()
