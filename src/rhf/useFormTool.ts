@@ -83,6 +83,22 @@ const warned = new Set<string>()
  * // An agent: tm.call('ticket.fill', { values: { title: 'Printer on fire' } })
  * // → { status: 'ok', data: { changes: [{ path: 'title', after: 'Printer on fire' }], skipped: [] } }
  * ```
+ *
+ * @example
+ * ```tsx
+ * // A wizard over one form: one fill for every step, and the visible step follows the agent.
+ * const { step, setStep } = useFormTool(form, {
+ *   name: 'access',
+ *   description: 'The access-request wizard.',
+ *   schema: accessSchema,
+ *   onSubmit: save,
+ *   steps: [
+ *     { id: 'who', title: 'Who', fields: ['email', 'name'] },
+ *     { id: 'why', title: 'Why', fields: ['reason'] },
+ *   ],
+ * })
+ * // An agent: tm.call('access.fill', { values: { who: { email: 'ana@example.com' }, why: { reason: 'Audit' } } })
+ * ```
  */
 export function useFormTool<
   TFieldValues extends FieldValues,
