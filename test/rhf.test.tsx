@@ -1010,3 +1010,58 @@ describe('useWizardTool', () => {
     expect(again).toMatchObject({ data: { skipped: [] } })
   })
 })
+
+describe('useWizardTool options and secrets', () => {
+  const loginSchema = z.object({ user: z.string(), pin: z.string() })
+  const teamSchema = z.object({ team: z.string() })
+
+  function Wizard({ tm, teams }: { tm: Toolmark; teams: string[] }) {
+    const login = useForm({ defaultValues: { user: '', pin: '' } })
+    const team = useForm({ defaultValues: { team: '' } })
+    rhf.useWizardTool({
+      name: 'join',
+      description: 'Joins a team.',
+      steps: [
+        { id: 'login', form: login, schema: loginSchema, sensitive: ['pin'] },
+        {
+          id: 'team',
+          form: team,
+          schema: teamSchema,
+          options: { team: () => teams.map((t) => ({ value: t, title: t })) },
+        },
+      ],
+      onSubmit: (values) => values,
+      toolmark: tm,
+    })
+    return <input aria-label="User" {...login.register('user')} />
+  }
+
+  it('serves each step’s options with the latest lookup and masks each step’s secrets', async () => {
+    const tm = createToolmark()
+    const { rerender } = render(
+      <StrictMode>
+        <Wizard tm={tm} teams={['red']} />
+      </StrictMode>,
+    )
+    await flush()
+    rerender(
+      <StrictMode>
+        <Wizard tm={tm} teams={['blue']} />
+      </StrictMode>,
+    )
+
+    const options = await call(tm, 'join.options', { field: 'team.team' })
+    const filled = await call(tm, 'join.fill', { values: { login: { user: 'ana', pin: '1234' } } })
+    const submitted = await call(tm, 'join.submit', {}, 'human')
+
+    expect(options).toMatchObject({ data: { options: [{ value: 'blue', title: 'blue' }] } })
+    expect(filled).toMatchObject({
+      data: { changes: [{ path: 'login.pin', after: REDACTED }, { path: 'login.user' }] },
+    })
+    expect(submitted).toEqual({
+      status: 'ok',
+      data: { login: { user: 'ana', pin: REDACTED }, team: { team: '' } },
+    })
+    expect(screen.getByLabelText('User')).toHaveValue('ana')
+  })
+})

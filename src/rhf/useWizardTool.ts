@@ -205,7 +205,9 @@ export function useWizardTool<TValues = Record<string, any>>(
   const base = joinPath(slot?.path ?? '', name)
   const ids = options.steps.map((s) => s.id)
   const shown = step !== undefined && ids.includes(step) ? step : ids[0]
-  const hasOptions = stepsKey.includes('"options":["')
+  const hasOptions = options.steps.some((s) =>
+    Object.values(s.options ?? {}).some((lookup) => typeof lookup === 'function'),
+  )
   return useMemo(
     () => ({
       fill: `${base}.fill`,
