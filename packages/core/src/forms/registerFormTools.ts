@@ -103,8 +103,8 @@ export function registerFormTools(
   const intro = sentence(options.description)
   const stepIds = steps?.map((s) => s.id).join(', ')
   const whatValuesAre = steps
-    ? `Fills the steps of this wizard in one call: \`values\` holds each step's fields under its id (${stepIds}); every step is checked and nothing is written if one fails.`
-    : 'Fills fields of this form.'
+    ? `Fills the steps of this wizard in one call: \`values\` holds each step's fields under its id (${stepIds}); if any step is invalid, nothing is written.`
+    : 'Fills fields of this form: `values` is partial.'
   const arrays = fill.hasArrays
     ? ' Lists take a new list, {"$append": [...]} or {"$remove": [index]}.'
     : ''
