@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { createToolmark } from '@toolmark/core'
 import type { ConfirmEvent, Toolmark, ToolResult } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
-import { useFormTool } from '@toolmark/react/rhf'
+import { useFormTool, useWizardTool } from '@toolmark/react/rhf'
 
 const people = [
   { value: 'u1', title: 'Ada Lovelace' },
@@ -438,5 +438,216 @@ export const FieldArray: Story = {
       { caller: 'inapp' },
     )
     await waitFor(() => expect(products()).toEqual(['Paper', 'Staples', 'Mouse', 'Cable']))
+  },
+}
+
+const whoSchema = z.object({
+  email: z.email('Enter the email address of the person who needs access'),
+  manager: z.string().min(1, 'Name their manager'),
+})
+const systemSchema = z.object({
+  system: z.enum(['vpn', 'payroll', 'crm']),
+  level: z.enum(['read', 'write']),
+})
+const whySchema = z.object({
+  reason: z.string().min(5, 'Say why, in a few words'),
+  until: z.string().describe('Last day of access, YYYY-MM-DD'),
+})
+const WIZARD_STEPS = [
+  { id: 'who', title: 'Who needs access' },
+  { id: 'system', title: 'Which system' },
+  { id: 'why', title: 'Why and until when' },
+]
+
+/** A three-step access request, one `useForm` per step, served with `useWizardTool`. */
+function AccessWizard() {
+  const [requested, setRequested] = useState<number | null>(null)
+  const who = useForm({
+    resolver: zodResolver(whoSchema),
+    defaultValues: { email: '', manager: '' },
+  })
+  const system = useForm({
+    resolver: zodResolver(systemSchema),
+    defaultValues: { system: 'vpn' as const, level: 'read' as const },
+  })
+  const why = useForm({
+    resolver: zodResolver(whySchema),
+    defaultValues: { reason: '', until: '' },
+  })
+  const { step, setStep } = useWizardTool({
+    name: 'access',
+    title: 'Request access',
+    description:
+      'The access-request wizard: who needs access, to which system, why and until when.',
+    steps: [
+      { id: 'who', title: WIZARD_STEPS[0].title, form: who, schema: whoSchema },
+      { id: 'system', title: WIZARD_STEPS[1].title, form: system, schema: systemSchema },
+      { id: 'why', title: WIZARD_STEPS[2].title, form: why, schema: whySchema },
+    ],
+    onSubmit: () => {
+      setRequested(42)
+      return { request: 42 }
+    },
+    submitSummary: (values) => `Request ${values.system.level} access to ${values.system.system}`,
+  })
+  const index = WIZARD_STEPS.findIndex((s) => s.id === step)
+  return (
+    <section style={{ fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: 420 }}>
+      <ol aria-label="Steps" style={{ display: 'flex', gap: 16, paddingInlineStart: 16 }}>
+        {WIZARD_STEPS.map((s) => (
+          <li key={s.id} aria-current={s.id === step ? 'step' : undefined}>
+            {s.id === step ? <strong>{s.title}</strong> : s.title}
+          </li>
+        ))}
+      </ol>
+      <h2 style={{ margin: 0 }}>{WIZARD_STEPS[index].title}</h2>
+      {step === 'who' && (
+        <div style={{ display: 'grid', gap: 8 }}>
+          <label style={row}>
+            Email <input type="email" {...who.register('email')} />
+          </label>
+          <label style={row}>
+            Manager <input {...who.register('manager')} />
+          </label>
+        </div>
+      )}
+      {step === 'system' && (
+        <div style={{ display: 'grid', gap: 8 }}>
+          <label style={row}>
+            System
+            <select {...system.register('system')}>
+              <option value="vpn">VPN</option>
+              <option value="payroll">Payroll</option>
+              <option value="crm">CRM</option>
+            </select>
+          </label>
+          <label style={row}>
+            Level
+            <select {...system.register('level')}>
+              <option value="read">Read</option>
+              <option value="write">Write</option>
+            </select>
+          </label>
+        </div>
+      )}
+      {step === 'why' && (
+        <div style={{ display: 'grid', gap: 8 }}>
+          <label style={row}>
+            Reason <textarea {...why.register('reason')} />
+          </label>
+          <label style={row}>
+            Until <input type="date" {...why.register('until')} />
+          </label>
+        </div>
+      )}
+      <div style={{ display: 'flex', gap: 8 }}>
+        <button
+          type="button"
+          disabled={index === 0}
+          onClick={() => setStep(WIZARD_STEPS[index - 1].id)}
+        >
+          Back
+        </button>
+        <button
+          type="button"
+          disabled={index === WIZARD_STEPS.length - 1}
+          onClick={() => setStep(WIZARD_STEPS[index + 1].id)}
+        >
+          Next
+        </button>
+      </div>
+      {requested !== null && <p role="status">Access request #{requested} sent</p>}
+    </section>
+  )
+}
+
+/**
+ * A three-step wizard, one `useForm` per step: the agent fills every step in one call (a bad
+ * value on any step writes nothing), the wizard shows the step with the first issue, else the
+ * last, and the person confirms every step before it is sent.
+ */
+export const Wizard: Story = {
+  render: (_args, { loaded }) => (
+    <StrictMode>
+      <ToolProvider toolmark={loaded.tm as Toolmark}>
+        <AccessWizard />
+        <ConfirmDialog />
+      </ToolProvider>
+    </StrictMode>
+  ),
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await ready(tm, 'access.fill')
+    const heading = () => canvas.getByRole('heading', { level: 2 })
+
+    // One step is invalid: nothing is written on any step.
+    const rejected = await tm.call(
+      'access.fill',
+      {
+        values: {
+          who: { email: 'ana@example.com', manager: 'Ben Okafor' },
+          system: { system: 'mainframe' },
+        },
+      },
+      { caller: 'inapp' },
+    )
+    await expect(rejected).toMatchObject({
+      status: 'invalid',
+      issues: [{ path: 'values.system.system' }],
+    })
+    await expect(canvas.getByLabelText('Email')).toHaveValue('')
+
+    // The first two steps: the wizard moves on to the one still missing values.
+    await tm.call(
+      'access.fill',
+      {
+        values: {
+          who: { email: 'ana@example.com', manager: 'Ben Okafor' },
+          system: { system: 'payroll', level: 'write' },
+        },
+      },
+      { caller: 'inapp' },
+    )
+    await waitFor(() => expect(heading()).toHaveTextContent('Why and until when'))
+
+    const state = await tm.call('access.state', {}, { caller: 'inapp' })
+    await expect(state).toMatchObject({
+      status: 'ok',
+      data: {
+        steps: [
+          { id: 'who', complete: true },
+          { id: 'system', complete: true },
+          { id: 'why', complete: false },
+        ],
+      },
+    })
+
+    await tm.call(
+      'access.fill',
+      { values: { why: { reason: 'Covers payroll during the audit', until: '2030-06-30' } } },
+      { caller: 'inapp' },
+    )
+    await expect(canvas.getByLabelText('Reason')).toHaveValue('Covers payroll during the audit')
+
+    const outcome = nextOutcome(tm)
+    const asked = await tm.call('access.submit', {}, { caller: 'inapp' })
+    await expect(asked).toMatchObject({
+      status: 'needs_confirmation',
+      summary: 'Request write access to payroll',
+    })
+    const entry = tm.confirmations.list()[0]
+    await expect(entry.input).toEqual({
+      who: { email: 'ana@example.com', manager: 'Ben Okafor' },
+      system: { system: 'payroll', level: 'write' },
+      why: { reason: 'Covers payroll during the audit', until: '2030-06-30' },
+    })
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Request access' })
+    await expect(dialog).toHaveTextContent('ana@example.com')
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
+
+    await expect((await outcome).result).toEqual({ status: 'ok', data: { request: 42 } })
+    await expect(await canvas.findByRole('status')).toHaveTextContent('Access request #42 sent')
   },
 }

@@ -133,8 +133,8 @@ function callIds(tm: Toolmark) {
 }
 
 describe('useFormTool', () => {
-  it('is the only runtime export of @toolmark/react/rhf', () => {
-    expect(Object.keys(rhf)).toEqual(['useFormTool'])
+  it('is exported with useWizardTool, the only runtime exports of @toolmark/react/rhf', () => {
+    expect(Object.keys(rhf).sort()).toEqual(['useFormTool', 'useWizardTool'])
   })
 
   it('names changed fields in the confirmation as a person reads them, radio groups by their legend', async () => {
@@ -659,5 +659,409 @@ describe('useFormTool with a Controller', () => {
     expect(second).toMatchObject({
       data: { changes: [{ path: 'pin', before: REDACTED, after: REDACTED }] },
     })
+  })
+})
+
+const accessSchema = z.object({
+  email: z.email('Enter an email address'),
+  password: z.string().min(6, 'At least 6 characters'),
+  system: z.string().min(1, 'Name the system'),
+  reason: z.string().min(5, 'Say why, in a few words'),
+})
+type Access = z.infer<typeof accessSchema>
+
+/** One useForm, its fields split into three steps; only the visible step is rendered. */
+function AccessWizard({
+  tm,
+  onSubmit = (values: Access) => ({ id: 1, ...values }),
+  onStepChange,
+}: {
+  tm: Toolmark
+  onSubmit?: (values: Access) => unknown
+  onStepChange?: (id: string) => void
+}) {
+  const form = useForm<Access>({
+    resolver: zodResolver(accessSchema),
+    defaultValues: { email: '', password: '', system: '', reason: '' },
+  })
+  const { step, setStep } = useFormTool(form, {
+    name: 'access',
+    title: 'Request access',
+    description: 'The access-request wizard.',
+    schema: accessSchema,
+    onSubmit,
+    steps: [
+      { id: 'who', title: 'Who', fields: ['email', 'password'] },
+      { id: 'system', title: 'System', fields: ['system'] },
+      { id: 'why', title: 'Why', fields: ['reason'] },
+    ],
+    sensitive: ['password'],
+    onStepChange,
+    toolmark: tm,
+  })
+  return (
+    <form onSubmit={form.handleSubmit(onSubmit)}>
+      <h2>Step: {step}</h2>
+      {step === 'who' && (
+        <>
+          <label>
+            Email <input {...form.register('email')} />
+          </label>
+          <label>
+            Password <input type="password" {...form.register('password')} />
+          </label>
+          <button type="button" onClick={() => setStep('system')}>
+            Next
+          </button>
+        </>
+      )}
+      {step === 'system' && (
+        <label>
+          System <input {...form.register('system')} />
+        </label>
+      )}
+      {step === 'why' && (
+        <label>
+          Reason <input {...form.register('reason')} />
+        </label>
+      )}
+    </form>
+  )
+}
+
+describe('useFormTool with steps', () => {
+  it('fills every step at once and shows the step with the first issue, else the last', async () => {
+    const tm = createToolmark()
+    const onStepChange = vi.fn()
+    render(
+      <StrictMode>
+        <AccessWizard tm={tm} onStepChange={onStepChange} />
+      </StrictMode>,
+    )
+    await flush()
+    expect(screen.getByRole('heading')).toHaveTextContent('Step: who')
+
+    const first = await call(tm, 'access.fill', {
+      values: {
+        who: { email: 'ana@example.com', password: 'hunter22' },
+        why: { reason: 'On call' },
+      },
+    })
+
+    expect(first).toMatchObject({
+      status: 'ok',
+      data: {
+        changes: [
+          { path: 'who.email', after: 'ana@example.com' },
+          { path: 'who.password', after: REDACTED },
+          { path: 'why.reason', after: 'On call' },
+        ],
+      },
+    })
+    expect(screen.getByRole('heading')).toHaveTextContent('Step: system')
+    expect(onStepChange).toHaveBeenLastCalledWith('system')
+
+    await call(tm, 'access.fill', { values: { system: { system: 'VPN' } } })
+
+    expect(screen.getByRole('heading')).toHaveTextContent('Step: why')
+    expect(screen.getByLabelText('Reason')).toHaveValue('On call')
+  })
+
+  it('writes nothing on any step when one step is invalid', async () => {
+    const tm = createToolmark()
+    render(
+      <StrictMode>
+        <AccessWizard tm={tm} />
+      </StrictMode>,
+    )
+    await flush()
+
+    const result = await call(tm, 'access.fill', {
+      values: { who: { email: 'ana@example.com' }, why: { reason: 'no' } },
+    })
+
+    expect(result).toEqual({
+      status: 'invalid',
+      issues: [{ path: 'values.why.reason', message: 'Say why, in a few words' }],
+    })
+    expect(screen.getByLabelText('Email')).toHaveValue('')
+    expect(screen.getByRole('heading')).toHaveTextContent('Step: who')
+  })
+
+  it('skips what the person typed on an earlier step', async () => {
+    const tm = createToolmark()
+    render(
+      <StrictMode>
+        <AccessWizard tm={tm} />
+      </StrictMode>,
+    )
+    await flush()
+    await userEvent.type(screen.getByLabelText('Email'), 'me@example.com')
+    await userEvent.click(screen.getByRole('button', { name: 'Next' }))
+
+    const result = await call(tm, 'access.fill', {
+      values: { who: { email: 'ana@example.com' }, system: { system: 'VPN' } },
+    })
+
+    expect(result).toMatchObject({
+      data: {
+        changes: [{ path: 'system.system', after: 'VPN' }],
+        skipped: [{ path: 'who.email', reason: 'user_edited' }],
+      },
+    })
+    // The first step with an issue is "who" (no password yet): the wizard goes back there.
+    expect(screen.getByRole('heading')).toHaveTextContent('Step: who')
+    expect(screen.getByLabelText('Email')).toHaveValue('me@example.com')
+  })
+
+  it('submits invalid with the incomplete step’s paths and shows that step', async () => {
+    const tm = createToolmark()
+    const onSubmit = vi.fn()
+    render(
+      <StrictMode>
+        <AccessWizard tm={tm} onSubmit={onSubmit} />
+      </StrictMode>,
+    )
+    await flush()
+    await call(tm, 'access.fill', {
+      values: {
+        who: { email: 'ana@example.com', password: 'hunter22' },
+        why: { reason: 'On call this week' },
+      },
+    })
+
+    const result = await call(tm, 'access.submit', {}, 'human')
+
+    expect(result).toEqual({
+      status: 'invalid',
+      issues: [{ path: 'system.system', message: 'Name the system' }],
+    })
+    expect(screen.getByRole('heading')).toHaveTextContent('Step: system')
+    expect(onSubmit).not.toHaveBeenCalled()
+  })
+
+  it('confirms the whole submission across steps and masks the password in the result', async () => {
+    const tm = createToolmark()
+    const onSubmit = vi.fn((values: Access) => ({ id: 7, ...values }))
+    render(
+      <StrictMode>
+        <AccessWizard tm={tm} onSubmit={onSubmit} />
+      </StrictMode>,
+    )
+    await flush()
+    await call(tm, 'access.fill', {
+      values: {
+        who: { email: 'ana@example.com', password: 'hunter22' },
+        system: { system: 'VPN' },
+        why: { reason: 'On call this week' },
+      },
+    })
+
+    const asked = (await call(tm, 'access.submit')) as { confirmId: string }
+    const entry = tm.confirmations.list()[0]
+    const result = await act(() => tm.confirmations.approve(asked.confirmId))
+
+    expect(entry.input).toEqual({
+      who: { email: 'ana@example.com', password: REDACTED },
+      system: { system: 'VPN' },
+      why: { reason: 'On call this week' },
+    })
+    expect(entry.labels).toMatchObject({ who: 'Who', system: 'System', why: 'Why' })
+    expect(onSubmit.mock.calls[0][0]).toMatchObject({ password: 'hunter22' })
+    expect(result).toEqual({
+      status: 'ok',
+      data: {
+        id: 7,
+        email: 'ana@example.com',
+        password: REDACTED,
+        system: 'VPN',
+        reason: 'On call this week',
+      },
+    })
+  })
+})
+
+const whoSchema = z.object({ email: z.email('Enter an email address') })
+const systemSchema = z.object({ name: z.string().min(1, 'Name the system') })
+
+/** Two steps, each its own useForm, both rendered by the wizard component. */
+function TwoFormWizard({ tm, onSubmit }: { tm: Toolmark; onSubmit: (values: any) => unknown }) {
+  const who = useForm({ resolver: zodResolver(whoSchema), defaultValues: { email: '' } })
+  const system = useForm({ resolver: zodResolver(systemSchema), defaultValues: { name: '' } })
+  const { step, setStep } = rhf.useWizardTool({
+    name: 'access',
+    title: 'Request access',
+    description: 'The access-request wizard.',
+    steps: [
+      { id: 'who', title: 'Who', form: who, schema: whoSchema },
+      { id: 'system', title: 'System', form: system, schema: systemSchema },
+    ],
+    onSubmit,
+    toolmark: tm,
+  })
+  return step === 'who' ? (
+    <form>
+      <label>
+        Email <input {...who.register('email')} />
+      </label>
+      {who.formState.errors.email && <p role="alert">{who.formState.errors.email.message}</p>}
+      <button type="button" onClick={() => setStep('system')}>
+        Next
+      </button>
+    </form>
+  ) : (
+    <form>
+      <label>
+        System <input {...system.register('name')} />
+      </label>
+      {system.formState.errors.name && <p role="alert">{system.formState.errors.name.message}</p>}
+    </form>
+  )
+}
+
+describe('useWizardTool', () => {
+  it("ends StrictMode's extra mount cycle with each tool registered once", async () => {
+    const tm = createToolmark()
+    const { unmount } = render(
+      <StrictMode>
+        <TwoFormWizard tm={tm} onSubmit={() => null} />
+      </StrictMode>,
+    )
+    await flush()
+
+    expect(tm.manifest().tools.map((t) => t.name)).toEqual([
+      'access.fill',
+      'access.state',
+      'access.submit',
+    ])
+    unmount()
+    await flush()
+    expect(tm.manifest().tools).toEqual([])
+  })
+
+  it('fills both forms in one call and moves to the last step when all is valid', async () => {
+    const tm = createToolmark()
+    render(
+      <StrictMode>
+        <TwoFormWizard tm={tm} onSubmit={() => null} />
+      </StrictMode>,
+    )
+    await flush()
+
+    const result = await call(tm, 'access.fill', {
+      values: { who: { email: 'ana@example.com' }, system: { name: 'VPN' } },
+    })
+
+    expect(result).toMatchObject({ status: 'ok', data: { skipped: [] } })
+    expect(screen.getByLabelText('System')).toHaveValue('VPN')
+  })
+
+  it('submits with every step’s values once all steps are valid, and shows the first invalid step', async () => {
+    const tm = createToolmark()
+    const onSubmit = vi.fn(() => ({ id: 3 }))
+    render(
+      <StrictMode>
+        <TwoFormWizard tm={tm} onSubmit={onSubmit} />
+      </StrictMode>,
+    )
+    await flush()
+    await call(tm, 'access.fill', { values: { system: { name: 'VPN' } } })
+    expect(screen.getByLabelText('Email')).toBeInTheDocument()
+
+    const incomplete = await call(tm, 'access.submit', {}, 'human')
+
+    expect(incomplete).toEqual({
+      status: 'invalid',
+      issues: [{ path: 'who.email', message: 'Enter an email address' }],
+    })
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter an email address')
+
+    await call(tm, 'access.fill', { values: { who: { email: 'ana@example.com' } } })
+    const done = await call(tm, 'access.submit', {}, 'human')
+
+    expect(done).toEqual({ status: 'ok', data: { id: 3 } })
+    expect(onSubmit).toHaveBeenCalledWith({
+      who: { email: 'ana@example.com' },
+      system: { name: 'VPN' },
+    })
+  })
+
+  it('keeps the agent’s own values its own across re-renders with new step objects', async () => {
+    const tm = createToolmark()
+    const register = vi.spyOn(tm, 'register')
+    const { rerender } = render(
+      <StrictMode>
+        <TwoFormWizard tm={tm} onSubmit={() => null} />
+      </StrictMode>,
+    )
+    await flush()
+    const registrations = register.mock.calls.length
+    await call(tm, 'access.fill', { values: { who: { email: 'a@example.com' } } })
+    rerender(
+      <StrictMode>
+        <TwoFormWizard tm={tm} onSubmit={() => 'again'} />
+      </StrictMode>,
+    )
+    await flush()
+
+    const again = await call(tm, 'access.fill', { values: { who: { email: 'b@example.com' } } })
+
+    expect(register.mock.calls.length).toBe(registrations)
+    expect(again).toMatchObject({ data: { skipped: [] } })
+  })
+})
+
+describe('useWizardTool options and secrets', () => {
+  const loginSchema = z.object({ user: z.string(), pin: z.string() })
+  const teamSchema = z.object({ team: z.string() })
+
+  function Wizard({ tm, teams }: { tm: Toolmark; teams: string[] }) {
+    const login = useForm({ defaultValues: { user: '', pin: '' } })
+    const team = useForm({ defaultValues: { team: '' } })
+    rhf.useWizardTool({
+      name: 'join',
+      description: 'Joins a team.',
+      steps: [
+        { id: 'login', form: login, schema: loginSchema, sensitive: ['pin'] },
+        {
+          id: 'team',
+          form: team,
+          schema: teamSchema,
+          options: { team: () => teams.map((t) => ({ value: t, title: t })) },
+        },
+      ],
+      onSubmit: (values) => values,
+      toolmark: tm,
+    })
+    return <input aria-label="User" {...login.register('user')} />
+  }
+
+  it('serves each step’s options with the latest lookup and masks each step’s secrets', async () => {
+    const tm = createToolmark()
+    const { rerender } = render(
+      <StrictMode>
+        <Wizard tm={tm} teams={['red']} />
+      </StrictMode>,
+    )
+    await flush()
+    rerender(
+      <StrictMode>
+        <Wizard tm={tm} teams={['blue']} />
+      </StrictMode>,
+    )
+
+    const options = await call(tm, 'join.options', { field: 'team.team' })
+    const filled = await call(tm, 'join.fill', { values: { login: { user: 'ana', pin: '1234' } } })
+    const submitted = await call(tm, 'join.submit', {}, 'human')
+
+    expect(options).toMatchObject({ data: { options: [{ value: 'blue', title: 'blue' }] } })
+    expect(filled).toMatchObject({
+      data: { changes: [{ path: 'login.pin', after: REDACTED }, { path: 'login.user' }] },
+    })
+    expect(submitted).toEqual({
+      status: 'ok',
+      data: { login: { user: 'ana', pin: REDACTED }, team: { team: '' } },
+    })
+    expect(screen.getByLabelText('User')).toHaveValue('ana')
   })
 })

@@ -1,12 +1,16 @@
 'use client'
 export { useFormTool } from './useFormTool'
-export type { UseFormToolOptions } from './useFormTool'
+export { useWizardTool } from './useWizardTool'
+export type { UseFormToolOptions, UseFormToolResult } from './useFormTool'
+export type { UseWizardToolOptions, UseWizardToolStep } from './useWizardTool'
 export type {
   FillResult,
   FormOption,
   FormOptionsLookup,
   FormOptionsResult,
   FormStateResult,
+  FormStep,
+  FormStepState,
   FormToolNames,
   SkippedField,
 } from '@toolmark/core/forms'

@@ -1,9 +1,9 @@
 'use client'
-import { useContext, useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
 import type { FieldValues, UseFormReturn } from 'react-hook-form'
 import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
 import { createFormMemory, createFormTools } from '@toolmark/core/forms'
-import type { FormOptionsLookup, FormToolNames } from '@toolmark/core/forms'
+import type { FormOptionsLookup, FormStep, FormToolNames } from '@toolmark/core/forms'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { ScopeContext, joinPath } from '../ScopeContext'
 import { createRhfAdapter } from './rhfAdapter'
@@ -33,6 +33,25 @@ export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransform
   hints?: ToolHints
   /** The registry to use instead of the nearest `<ToolProvider>`'s. */
   toolmark?: Toolmark
+  /**
+   * Serves the form as a wizard: the fields each step shows (every field in one step). One fill
+   * then takes every step's values at once, keyed by step id: `{ values: { who: { email } } }`.
+   * Render the returned `step`; it follows the agent.
+   */
+  steps?: readonly FormStep[]
+  /**
+   * Called when a fill, an undo or an invalid submit moves a wizard to another step (the first
+   * with an issue, else the last), for apps that keep the step elsewhere (a route).
+   */
+  onStepChange?: (stepId: string) => void
+}
+
+/** What {@link useFormTool} returns: the tools' full names and, for a wizard, its visible step. */
+export interface UseFormToolResult extends FormToolNames {
+  /** The step to show: the first until the agent or `setStep` moves it; undefined without steps. */
+  step: string | undefined
+  /** Shows a step (the wizard's Next and Back buttons). */
+  setStep: (stepId: string) => void
 }
 
 const HINTS = ['readOnly', 'consequential', 'destructive', 'untrustedContent'] as const
@@ -64,6 +83,22 @@ const warned = new Set<string>()
  * // An agent: tm.call('ticket.fill', { values: { title: 'Printer on fire' } })
  * // → { status: 'ok', data: { changes: [{ path: 'title', after: 'Printer on fire' }], skipped: [] } }
  * ```
+ *
+ * @example
+ * ```tsx
+ * // A wizard over one form: one fill for every step, and the visible step follows the agent.
+ * const { step, setStep } = useFormTool(form, {
+ *   name: 'access',
+ *   description: 'The access-request wizard.',
+ *   schema: accessSchema,
+ *   onSubmit: save,
+ *   steps: [
+ *     { id: 'who', title: 'Who', fields: ['email', 'name'] },
+ *     { id: 'why', title: 'Why', fields: ['reason'] },
+ *   ],
+ * })
+ * // An agent: tm.call('access.fill', { values: { who: { email: 'ana@example.com' }, why: { reason: 'Audit' } } })
+ * ```
  */
 export function useFormTool<
   TFieldValues extends FieldValues,
@@ -72,7 +107,7 @@ export function useFormTool<
 >(
   form: UseFormReturn<TFieldValues, TContext, TTransformedValues>,
   options: UseFormToolOptions<TFieldValues, TTransformedValues>,
-): FormToolNames {
+): UseFormToolResult {
   const tm = useResolvedToolmark(options.toolmark, 'useFormTool')
   const inherited = useContext(ScopeContext)
   const slot = inherited?.toolmark === tm ? inherited : null
@@ -95,6 +130,13 @@ export function useFormTool<
     .join('\n')
   const hintsKey = options.hints ? HINTS.filter((h) => options.hints?.[h]).join(',') : undefined
   const hasSummary = typeof options.submitSummary === 'function'
+  const stepsKey = options.steps ? JSON.stringify(options.steps) : ''
+  const [step, setStep] = useState(() => options.steps?.[0]?.id)
+  // Stable, so following the agent never re-registers the tools.
+  const [moveStep] = useState(() => (id: string) => {
+    setStep(id)
+    latest.current.options.onStepChange?.(id)
+  })
 
   useEffect(() => {
     const adapter = createRhfAdapter(
@@ -137,6 +179,7 @@ export function useFormTool<
             ),
       scope: slot ? slot.acquire() : undefined,
       memory,
+      ...(stepsKey ? { steps: JSON.parse(stepsKey) as FormStep[], onStepChange: moveStep } : {}),
     })
     return () => tools.dispose()
   }, [
@@ -152,16 +195,22 @@ export function useFormTool<
     optionFields,
     hintsKey,
     hasSummary,
+    stepsKey,
+    moveStep,
   ])
 
   const base = joinPath(slot?.path ?? '', name)
+  const ids = options.steps?.map((s) => s.id)
+  const shown = ids ? (step !== undefined && ids.includes(step) ? step : ids[0]) : undefined
   return useMemo(
     () => ({
       fill: `${base}.fill`,
       submit: `${base}.submit`,
       state: `${base}.state`,
       ...(optionFields ? { options: `${base}.options` } : {}),
+      step: shown,
+      setStep,
     }),
-    [base, optionFields],
+    [base, optionFields, shown],
   )
 }

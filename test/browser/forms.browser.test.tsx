@@ -203,3 +203,181 @@ describe('useFormTool in Chromium', () => {
     expect(onSubmit).not.toHaveBeenCalled()
   })
 })
+
+const accessSchema = z.object({
+  email: z.email('Enter an email address'),
+  name: z.string().min(1, 'Enter a name'),
+  system: z.string().min(1, 'Name the system'),
+  reason: z.string().min(5, 'Say why, in a few words'),
+})
+type Access = z.infer<typeof accessSchema>
+
+/** A three-step wizard over one useForm: only the visible step's inputs are in the page. */
+function AccessWizard({ onSubmit }: { onSubmit: (values: Access) => unknown }) {
+  const form = useForm<Access>({
+    resolver: zodResolver(accessSchema),
+    defaultValues: { email: '', name: '', system: '', reason: '' },
+  })
+  const { step, setStep } = useFormTool(form, {
+    name: 'access',
+    title: 'Request access',
+    description: 'The access-request wizard.',
+    schema: accessSchema,
+    onSubmit,
+    steps: [
+      { id: 'who', title: 'Who', fields: ['email', 'name'] },
+      { id: 'system', title: 'System', fields: ['system'] },
+      { id: 'why', title: 'Why', fields: ['reason'] },
+    ],
+  })
+  const order = ['who', 'system', 'why']
+  const next = order[order.indexOf(step!) + 1]
+  const previous = order[order.indexOf(step!) - 1]
+  return (
+    <form onSubmit={form.handleSubmit(onSubmit)} aria-label={`Step ${step}`}>
+      {step === 'who' && (
+        <>
+          <label>
+            Email <input type="email" {...form.register('email')} />
+          </label>
+          <label>
+            Name <input {...form.register('name')} />
+          </label>
+        </>
+      )}
+      {step === 'system' && (
+        <label>
+          System <input {...form.register('system')} />
+        </label>
+      )}
+      {step === 'why' && (
+        <label>
+          Reason <textarea {...form.register('reason')} />
+        </label>
+      )}
+      {previous && (
+        <button type="button" onClick={() => setStep(previous)}>
+          Back
+        </button>
+      )}
+      {next && (
+        <button type="button" onClick={() => setStep(next)}>
+          Next
+        </button>
+      )}
+    </form>
+  )
+}
+
+async function setupWizard(onSubmit: (values: Access) => unknown = () => ({ id: 1 })) {
+  const tm = createToolmark()
+  await render(
+    <StrictMode>
+      <ToolProvider toolmark={tm}>
+        <AccessWizard onSubmit={onSubmit} />
+        <ConfirmDialog />
+      </ToolProvider>
+    </StrictMode>,
+  )
+  await expect.poll(() => tm.manifest().tools.length).toBe(3)
+  return { tm }
+}
+
+describe('a wizard in Chromium', () => {
+  it('skips what a person typed on an earlier step and follows the fill to the next open step', async () => {
+    const { tm } = await setupWizard()
+    await userEvent.type(field('Name'), 'Ana Souza')
+    await userEvent.click(page.getByRole('button', { name: 'Next' }))
+    await expect.element(page.getByRole('form', { name: 'Step system' })).toBeVisible()
+
+    const result = await tm.call(
+      'access.fill',
+      {
+        values: {
+          who: { email: 'ana@example.com', name: 'Ana' },
+          system: { system: 'VPN' },
+        },
+      },
+      { caller: 'webmcp' },
+    )
+
+    expect(result).toEqual({
+      status: 'ok',
+      data: {
+        changes: [
+          { path: 'system.system', after: 'VPN' },
+          { path: 'who.email', after: 'ana@example.com' },
+        ],
+        skipped: [{ path: 'who.name', reason: 'user_edited' }],
+      },
+    })
+    // "why" is the first step with an issue: the wizard shows it.
+    await expect.element(page.getByRole('form', { name: 'Step why' })).toBeVisible()
+
+    // An invalid fill writes nothing and leaves the person where they are.
+    const invalid = await tm.call(
+      'access.fill',
+      { values: { why: { reason: 'x' } } },
+      { caller: 'webmcp' },
+    )
+    expect(invalid).toMatchObject({ status: 'invalid' })
+    await expect.element(page.getByRole('form', { name: 'Step why' })).toBeVisible()
+
+    // Going back shows what the agent wrote beside what the person typed.
+    await userEvent.click(page.getByRole('button', { name: 'Back' }))
+    await expect.element(field('System')).toHaveValue('VPN')
+    await userEvent.click(page.getByRole('button', { name: 'Back' }))
+    await expect.element(field('Email')).toHaveValue('ana@example.com')
+    await expect.element(field('Name')).toHaveValue('Ana Souza')
+  })
+
+  it('shows each step the agent moves to, with the values it wrote', async () => {
+    const { tm } = await setupWizard()
+
+    await tm.call(
+      'access.fill',
+      { values: { system: { system: 'VPN' }, why: { reason: 'On call this week' } } },
+      { caller: 'webmcp' },
+    )
+    await expect.element(page.getByRole('form', { name: 'Step who' })).toBeVisible()
+
+    await tm.call(
+      'access.fill',
+      { values: { who: { email: 'ana@example.com', name: 'Ana' } } },
+      { caller: 'webmcp' },
+    )
+    await expect.element(page.getByRole('form', { name: 'Step why' })).toBeVisible()
+    await expect.element(field('Reason')).toHaveValue('On call this week')
+  })
+
+  it('confirms every step in the dialog and submits the whole form', async () => {
+    const onSubmit = vi.fn(() => ({ id: 12 }))
+    const { tm } = await setupWizard(onSubmit)
+    await tm.call(
+      'access.fill',
+      {
+        values: {
+          who: { email: 'ana@example.com', name: 'Ana' },
+          system: { system: 'VPN' },
+          why: { reason: 'On call this week' },
+        },
+      },
+      { caller: 'webmcp' },
+    )
+
+    const submitted = tm.call('access.submit', {}, { caller: 'webmcp' })
+    const dialog = page.getByRole('alertdialog', { name: 'Request access' })
+    await expect.element(dialog).toBeVisible()
+    await userEvent.click(page.getByRole('button', { name: 'Approve', exact: true }))
+
+    expect(await submitted).toEqual({ status: 'ok', data: { id: 12 } })
+    expect(onSubmit.mock.calls[0]).toEqual([
+      {
+        email: 'ana@example.com',
+        name: 'Ana',
+        system: 'VPN',
+        reason: 'On call this week',
+      },
+    ])
+  })
+})

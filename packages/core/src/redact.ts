@@ -22,9 +22,26 @@ const NO_PATHS: SensitivePaths = Object.freeze({ empty: true, matches: () => fal
 const segmentMatches = (pattern: string, segment: string) =>
   pattern === segment || (pattern === '[]' && /^\d+$/.test(segment)) || pattern === '*'
 
+/** Whether `segments` start with what `pattern` (from `at`) describes; `**` spans any number. */
+function matchFrom(pattern: readonly string[], at: number, segments: string[], from: number) {
+  for (let i = at, j = from; i < pattern.length; i++, j++) {
+    if (pattern[i] === '**') {
+      // Any number of segments, none included: try every place the rest could start.
+      for (let k = j; k <= segments.length; k++) {
+        if (matchFrom(pattern, i + 1, segments, k)) return true
+      }
+      return false
+    }
+    if (j >= segments.length || !segmentMatches(pattern[i], segments[j])) return false
+  }
+  return true
+}
+
 /**
- * Compiles sensitive path patterns; `[]` matches any array index, a match covers the subtree.
- * A function is read at every check, for lists that grow (a form field found to be a password).
+ * Compiles sensitive path patterns: `[]` matches any array index, `*` any one segment, `**` any
+ * number of segments (`'**.cvc'` is a `cvc` key at any depth, whatever the path above it), and a
+ * match covers the subtree. A function is read at every check, for lists that grow (a form field
+ * found to be a password).
  */
 export function compileSensitive(
   patterns: readonly string[] | (() => readonly string[]) | undefined,
@@ -57,6 +74,7 @@ export function compileSensitive(
   }
   const compiled = (patterns ?? []).map(splitPattern).filter((p) => p.length > 0)
   if (compiled.length === 0) return NO_PATHS
+  const spans = new Set(compiled.filter((p) => p.includes('**')))
   const cache = new Map<string, boolean>()
   return {
     empty: compiled.length === 0,
@@ -65,8 +83,10 @@ export function compileSensitive(
       const hit = cache.get(path)
       if (hit !== undefined) return hit
       const segments = path === '' ? [] : path.split('.')
-      const result = compiled.some(
-        (p) => p.length <= segments.length && p.every((s, i) => segmentMatches(s, segments[i])),
+      const result = compiled.some((p) =>
+        spans.has(p)
+          ? matchFrom(p, 0, segments, 0)
+          : p.length <= segments.length && p.every((s, i) => segmentMatches(s, segments[i])),
       )
       if (cache.size > 1000) cache.clear()
       cache.set(path, result)

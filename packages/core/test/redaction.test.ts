@@ -19,6 +19,26 @@ describe('sensitive paths', () => {
     expect(s.matches('cards.0.last4')).toBe(false)
   })
 
+  it('match a key at any depth with **, the subtree included', () => {
+    const s = compileSensitive(['**.cvc'])
+    expect(s.matches('cvc')).toBe(true)
+    expect(s.matches('values.cards.$append.0.cvc')).toBe(true)
+    expect(s.matches('Values.cvc.digits')).toBe(true)
+    expect(s.matches('values.cvcx')).toBe(false)
+    expect(s.matches('values.cards.0')).toBe(false)
+  })
+
+  it('match ** between segments, and after them', () => {
+    const between = compileSensitive(['values.**.pin'])
+    expect(between.matches('values.pin')).toBe(true)
+    expect(between.matches('values.a.b.pin')).toBe(true)
+    expect(between.matches('other.pin')).toBe(false)
+    const after = compileSensitive(['secrets.**'])
+    expect(after.matches('secrets')).toBe(true)
+    expect(after.matches('secrets.a.b')).toBe(true)
+    expect(after.matches('public.a')).toBe(false)
+  })
+
   it('are empty without patterns', () => {
     expect(compileSensitive(undefined).empty).toBe(true)
     expect(compileSensitive([]).matches('a')).toBe(false)
@@ -174,5 +194,25 @@ describe('redaction in the registry', () => {
     })
     expect(await tm.call('save', { pin: '1234' })).toEqual({ status: 'ok', data: 4 })
     expect(run.mock.calls[0][0]).toEqual({ pin: '1234' })
+  })
+})
+
+describe('keys masked at any depth', () => {
+  it('mask a key wherever a malformed input puts it, in call events', async () => {
+    const tm = createToolmark()
+    const calls: CallEvent[] = []
+    tm.events.on('call', (e) => calls.push(e))
+    tm.register({
+      name: 'pay',
+      description: 'Pays',
+      input: z.object({ card: z.object({ cvc: z.string() }) }),
+      sensitive: ['**.cvc'],
+      run: () => ok(null),
+    })
+
+    const result = await tm.call('pay', { Card: { nested: [{ cvc: '123' }] }, cvc: '456' })
+
+    expect(result).toMatchObject({ status: 'invalid' })
+    expect(calls[0].input).toEqual({ Card: { nested: [{ cvc: REDACTED }] }, cvc: REDACTED })
   })
 })

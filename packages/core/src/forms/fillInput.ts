@@ -53,12 +53,23 @@ class Stop {}
  */
 export function createFillInput(
   root: FormNode,
-  limits: { nodes: () => number; depth: () => number },
+  limits: {
+    nodes: () => number
+    depth: () => number
+    /** A wizard's step ids: the top-level keys of `values`. */
+    steps?: readonly string[]
+  },
 ): {
   schema: StandardSchemaV1<unknown, FillInput>
   planOf(input: FillInput): FillPlan | undefined
+  /** Whether the form has a list field anywhere (so `$append` / `$remove` apply). */
+  hasArrays: boolean
 } {
   const plans = new WeakMap<object, FillPlan>()
+  const notDeclared = (depth: number) =>
+    depth === 0 && limits.steps
+      ? `Not a step of this form (its steps: ${limits.steps.join(', ')})`
+      : 'Not a field of this form'
 
   const check = (
     input: unknown,
@@ -193,13 +204,18 @@ export function createFillInput(
             }
             const child = node.props.get(key) ?? node.rest
             if (!child) {
-              issue(at, 'Not a field of this form')
+              issue(at, notDeclared(depth))
               continue
             }
             const copied = walk(value[key], child, [...segments, key], at, depth + 1)
             if (value[key] !== undefined) defineOwn(out, key, copied)
           }
           return out
+        }
+        if (depth === 1 && limits.steps) {
+          spend()
+          issue(inputPath, "Expected an object of the step's fields")
+          return undefined
         }
         // A non-object for an object field: written whole, the form's schema reports the type.
         const copied = copyWhole(value, node, inputPath, depth)
@@ -303,7 +319,17 @@ export function createFillInput(
       },
     },
   }
-  return { schema, planOf: (input) => plans.get(input) }
+  return { schema, planOf: (input) => plans.get(input), hasArrays: hasArrays(root) }
+}
+
+function hasArrays(node: FormNode, depth = 0, seen = new Set<FormNode>()): boolean {
+  if (depth > 64 || seen.has(node)) return false
+  seen.add(node)
+  if (node.kind === 'array') return true
+  if (node.kind !== 'object') return false
+  if (node.rest && hasArrays(node.rest, depth + 1, seen)) return true
+  for (const child of node.props.values()) if (hasArrays(child, depth + 1, seen)) return true
+  return false
 }
 
 const ANY_NODE: FormNode = Object.freeze({ kind: 'value', empty: undefined })

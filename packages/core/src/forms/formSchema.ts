@@ -173,29 +173,6 @@ function tidyDeep(schema: unknown, depth: number): unknown {
   return out
 }
 
-const withNull = (schema: Schema): Schema => {
-  const out = tidyDeep(schema, 0) as Schema
-  if (Object.keys(out).filter((k) => k !== 'description' && k !== 'title').length === 0) return out
-  const union = (out.anyOf ?? out.oneOf) as unknown
-  if (Array.isArray(union)) {
-    const key = out.anyOf ? 'anyOf' : 'oneOf'
-    const hasNull = union.some((u) => isSchema(u) && typesOf(u).has('null'))
-    return hasNull ? out : { ...out, [key]: [...union, { type: 'null' }] }
-  }
-  if (Array.isArray(out.enum)) {
-    const enumWithNull = out.enum.includes(null) ? out.enum : [...out.enum, null]
-    const type = typeof out.type === 'string' ? [out.type, 'null'] : out.type
-    return { ...out, enum: enumWithNull, ...(type ? { type } : {}) }
-  }
-  if (typeof out.type === 'string')
-    return out.type === 'null' ? out : { ...out, type: [out.type, 'null'] }
-  if (Array.isArray(out.type)) {
-    return out.type.includes('null') ? out : { ...out, type: [...out.type, 'null'] }
-  }
-  if (typeof out.$ref === 'string') return { anyOf: [out, { type: 'null' }] }
-  return out
-}
-
 const REMOVE_SCHEMA: Schema = {
   type: 'array',
   items: { type: 'integer', minimum: 0 },
@@ -203,8 +180,9 @@ const REMOVE_SCHEMA: Schema = {
 }
 
 /**
- * The JSON Schema of a fill's `values`: the form's schema with every field optional, leaves
- * nullable (`null` clears) and arrays also taking `{ $append }` or `{ $remove }`.
+ * The JSON Schema of a fill's `values`: the form's schema with every field optional and arrays
+ * also taking `{ $append }` or `{ $remove }`. That `null` clears any field is said once, in the
+ * description, rather than as `| null` on every field: the one-line signature stays short.
  */
 function partialSchema(schema: unknown, depth: number): unknown {
   if (!isSchema(schema) || depth > 64) return schema
@@ -216,7 +194,7 @@ function partialSchema(schema: unknown, depth: number): unknown {
     if (hasObject) {
       return { ...tidy(schema), [key]: union.map((u) => partialSchema(u, depth + 1)) }
     }
-    return withNull(schema)
+    return tidyDeep(schema, depth)
   }
   const types = typesOf(schema)
   if (types.has('object') && isSchema(schema.properties)) {
@@ -252,12 +230,12 @@ function partialSchema(schema: unknown, depth: number): unknown {
       ],
     }
   }
-  return withNull(schema)
+  return tidyDeep(schema, depth)
 }
 
 /** The input JSON Schema of `<form>.fill`, derived from the form's JSON Schema. */
-export function fillInputSchema(form: JsonSchema): JsonSchema {
-  const { $schema, $defs, definitions, ...body } = form
+export function fillInputSchema(form: JsonSchema, options: { arrays: boolean }): JsonSchema {
+  const { $schema: _ignored, $defs, definitions, ...body } = form
   const values = partialSchema(body, 0) as Schema
   const out: JsonSchema = {
     type: 'object',
@@ -265,7 +243,10 @@ export function fillInputSchema(form: JsonSchema): JsonSchema {
       values: {
         ...values,
         description:
-          'Fields to set, as a partial object. Leave a field out to keep it; null clears it. Arrays take a whole new value, { "$append": [...] } or { "$remove": [index, ...] }.',
+          'Fields to set, as a partial object. Leave a field out to keep it; null clears it.' +
+          (options.arrays
+            ? ' Lists take a whole new value, { "$append": [...] } or { "$remove": [index, ...] }.'
+            : ''),
       },
       overwrite: {
         type: 'boolean',
@@ -275,7 +256,6 @@ export function fillInputSchema(form: JsonSchema): JsonSchema {
     required: ['values'],
     additionalProperties: false,
   }
-  if (typeof $schema === 'string') out.$schema = $schema
   if ($defs !== undefined) out.$defs = tidyDeep($defs, 0)
   if (definitions !== undefined) out.definitions = tidyDeep(definitions, 0)
   return out

@@ -1,4 +1,5 @@
 export { createFormTools, createFormMemory } from './createFormTools'
+export { createWizardTools } from './createWizardTools'
 export { isSensitiveElement } from './sensitiveFields'
 export type { FillInput } from './fillInput'
 export type {
@@ -10,10 +11,14 @@ export type {
   FormOptionsLookup,
   FormOptionsResult,
   FormStateResult,
+  FormStep,
+  FormStepState,
   FormSubmitOutcome,
   FormToolNames,
   FormTools,
   FormToolsOptions,
   FormWriteSource,
   SkippedField,
+  WizardStep,
+  WizardToolsOptions,
 } from './types'

@@ -73,20 +73,35 @@ export interface FormMemory {
   readonly sensitive: Set<string>
 }
 
-/** Options of `createFormTools`. */
-export interface FormToolsOptions<TValues = Record<string, unknown>> {
+/**
+ * A step of a wizard over one form: the fields it shows. Every field of the form belongs to
+ * exactly one step, so the agent sees (and a person confirms) the whole form.
+ */
+export interface FormStep {
+  /** Names the step in the fill's input (`values.who.email`): letters, digits, `_` or `-`. */
+  id: string
+  /** For people and the model (`Who needs access`). */
+  title?: string
+  /** The form paths the step shows (`email`, `address.city`); a path covers what is below it. */
+  fields: readonly string[]
+}
+
+/** How complete one step of a wizard is, in `<form>.state`. */
+export interface FormStepState {
+  id: string
+  title?: string
+  /** The step's fields pass validation. */
+  complete: boolean
+}
+
+/** Options every form's tools share, wizards included. */
+export interface FormToolsBaseOptions<TValues> {
   /** Prefix of the tools' names: `ticket` registers `ticket.fill`, `ticket.submit`, … */
   name: string
   /** What the form is for, for the model; every tool's description starts with it. */
   description: string
   /** For people (the confirmation dialog, devtools). */
   title?: string
-  /** The form's schema (the one its resolver uses); fills are validated with it. */
-  schema: StandardSchemaV1
-  /** The form's JSON Schema, when `schema` has no Standard JSON Schema. */
-  jsonSchema?: JsonSchema
-  /** Paths whose values are masked everywhere (`'ssn'`, `'cards[].cvc'`). */
-  sensitive?: readonly string[]
   /** Fields whose allowed values agents can look up with `<name>.options`. */
   options?: Readonly<Record<string, FormOptionsLookup>>
   /** The confirmation's one-liner for a submit; default `Submit <title or name>`. */
@@ -97,6 +112,61 @@ export interface FormToolsOptions<TValues = Record<string, unknown>> {
   scope?: Scope
   /** Keeps what the tools learned across registrations; see `createFormMemory`. */
   memory?: FormMemory
+  /**
+   * A wizard's UI follows the agent: called with the step to show after a fill or an undo
+   * changed the form, or a submit came back invalid — the first step (in order) with a
+   * validation issue, else the last step.
+   */
+  onStepChange?: (stepId: string) => void
+}
+
+/** Options of `createFormTools`. */
+export interface FormToolsOptions<
+  TValues = Record<string, unknown>,
+> extends FormToolsBaseOptions<TValues> {
+  /** The form's schema (the one its resolver uses); fills are validated with it. */
+  schema: StandardSchemaV1
+  /** The form's JSON Schema, when `schema` has no Standard JSON Schema. */
+  jsonSchema?: JsonSchema
+  /** Paths whose values are masked everywhere (`'ssn'`, `'cards[].cvc'`). */
+  sensitive?: readonly string[]
+  /**
+   * Serves the form as a wizard: one fill takes every step's values at once, keyed by step id
+   * (`{ values: { who: { email }, system: { name } } }`), and every path the tools report is
+   * keyed the same way. `options` and `sensitive` keep the form's own paths.
+   */
+  steps?: readonly FormStep[]
+}
+
+/** A step of a wizard whose steps each have a form of their own (`createWizardTools`). */
+export interface WizardStep<TValues = Record<string, unknown>> {
+  /** Names the step in the fill's input (`values.who.email`): letters, digits, `_` or `-`. */
+  id: string
+  /** For people and the model. */
+  title?: string
+  /** The step's form. Its `submit` validates the step and resolves with its values. */
+  adapter: FormAdapter<TValues>
+  /** The step form's schema. */
+  schema: StandardSchemaV1
+  /** The step's JSON Schema, when `schema` has no Standard JSON Schema. */
+  jsonSchema?: JsonSchema
+  /** Paths of the step's form whose values are masked everywhere. */
+  sensitive?: readonly string[]
+  /** Fields of the step whose allowed values agents can look up (`<name>.options`). */
+  options?: Readonly<Record<string, FormOptionsLookup>>
+}
+
+/**
+ * Options of `createWizardTools`. Paths of the wizard are keyed by step id (`who.email`), and
+ * so are the values `submitSummary` and `onSubmit` get.
+ */
+export interface WizardToolsOptions<
+  TValues = Record<string, unknown>,
+> extends FormToolsBaseOptions<TValues> {
+  /** The steps, in the order a person goes through them. */
+  steps: readonly WizardStep<any>[]
+  /** Submits the wizard once every step is valid, with each step's values under its id. */
+  onSubmit: (values: TValues, options: { signal: AbortSignal }) => unknown
 }
 
 /** The full names of a form's tools. */
@@ -142,6 +212,8 @@ export interface FormStateResult {
   issues: ResultIssue[]
   /** Paths the user edited (fills skip them unless `overwrite`). */
   edited: string[]
+  /** A wizard's steps, in order, and whether each is complete. */
+  steps?: FormStepState[]
 }
 
 /** What `<form>.options` returns. */

@@ -5,6 +5,7 @@ describe('@toolmark/core/forms', () => {
     expect(Object.keys(forms).sort()).toEqual([
       'createFormMemory',
       'createFormTools',
+      'createWizardTools',
       'isSensitiveElement',
     ])
   })

@@ -553,7 +553,11 @@ describe('ticket.fill input schema', () => {
     expect(entry.inputSchema).toMatchObject({ required: ['values'], additionalProperties: false })
     expect(values.required).toBeUndefined()
     expect(values.additionalProperties).toBe(false)
-    expect(values.properties.title.type).toEqual(['string', 'null'])
+    // null clears any field: said once, in the description, not on every field.
+    expect(values.properties.title.type).toBe('string')
+    expect(values.description).toMatch(/null clears it/)
+    // A field the form itself allows to be null keeps saying so.
+    expect(values.properties.note.type).toEqual(['string', 'null'])
     expect(values.properties.customer.required).toBeUndefined()
     expect(values.properties.items.anyOf.map((s: any) => s.type)).toEqual([
       'array',
@@ -562,6 +566,9 @@ describe('ticket.fill input schema', () => {
     ])
     expect(values.properties.items.anyOf[1].required).toEqual(['$append'])
     expect(values.properties.items.anyOf[0].items.required).toEqual(['product', 'qty'])
+    expect(values.description).toMatch(/\$append/)
+    expect(entry.description).toMatch(/null clears it\. Lists take a new list, \{"\$append"/)
+    expect(entry.inputSchema!.$schema).toBeUndefined()
   })
 
   it('fits a small form’s signature in the summary manifest', () => {
@@ -576,8 +583,41 @@ describe('ticket.fill input schema', () => {
     const entry = tm.manifest().tools.find((t) => t.name === 'todo.fill')!
 
     expect(entry.signature).toBe(
-      '{ values: { title?: string | null, priority?: "low" | "high" | null }, overwrite?: boolean }',
+      '{ values: { title?: string, priority?: "low" | "high" }, overwrite?: boolean }',
     )
+    // Array operations are explained only to forms that have lists.
+    expect(entry.description).toMatch(/null clears it/)
+    expect(entry.description).not.toMatch(/\$append|\$remove/)
+    expect(JSON.stringify(tm.describe('todo.fill'))).not.toMatch(/\$append|\$remove/)
+  })
+
+  it('gives a five-field form with two long enums a complete signature within 240 characters', () => {
+    const tm = createToolmark()
+    const form = memoryForm({
+      title: '',
+      requester: '',
+      category: 'other',
+      priority: 'normal',
+      description: '',
+    })
+    createFormTools(tm, form.adapter, {
+      name: 'ticket',
+      description: 'The new-ticket form.',
+      schema: z.object({
+        title: z.string().min(3).max(120),
+        requester: z.email(),
+        category: z.enum(['hardware', 'software', 'access', 'network', 'other']),
+        priority: z.enum(['low', 'normal', 'high', 'urgent']),
+        description: z.string().max(4000),
+      }),
+    })
+
+    const entry = tm.manifest().tools.find((t) => t.name === 'ticket.fill')!
+
+    expect(entry.signature).toBe(
+      '{ values: { title?: string, requester?: string, category?: "hardware" | "software" | "access" | "network" | "other", priority?: "low" | "normal" | "high" | "urgent", description?: string }, overwrite?: boolean }',
+    )
+    expect(entry.signature!.length).toBeLessThanOrEqual(240)
   })
 })
 

@@ -85,11 +85,80 @@ describe('ticket.submit', () => {
 
     const approved = await tm.confirmations.approve((asked as { confirmId: string }).confirmId)
 
+    // The form's values echo back as the submit value: the password is masked for the agent.
     expect(approved).toEqual({
       status: 'ok',
-      data: { title: 'Printer on fire', password: 'hunter2', assignee: '' },
+      data: { title: 'Printer on fire', password: REDACTED, assignee: '' },
     })
     expect(form.adapter.submit).toHaveBeenCalledTimes(1)
+    expect(form.values.password).toBe('hunter2')
+  })
+
+  it('shows the whole submission in the confirmation: every value, labelled, secrets masked', async () => {
+    const { tm } = setup()
+    await tm.call('ticket.fill', { values: { title: 'Printer on fire', password: 'hunter2' } })
+
+    const asked = await tm.call('ticket.submit', {}, { caller: 'inapp' })
+
+    const entry = tm.confirmations.list()[0]
+    // Unchanged values are shown too; `changes` marks what differs from the defaults.
+    expect(entry.input).toEqual({ title: 'Printer on fire', password: REDACTED, assignee: '' })
+    expect(entry.changes!.map((c) => c.path)).toEqual(['password', 'title'])
+    expect(entry.labels).toEqual({ title: 'Title' })
+    expect(JSON.stringify([asked, entry])).not.toContain('hunter2')
+  })
+
+  it('labels every field, from its element or else from the schema title', async () => {
+    const tm = createToolmark()
+    const form = memoryForm(
+      { title: '', assignee: '', note: '' },
+      {
+        fields: [
+          { path: 'title', label: 'Title' },
+          { path: 'assignee', label: 'Assigned to' },
+        ],
+      },
+    )
+    createFormTools(tm, form.adapter, {
+      name: 'ticket',
+      description: 'The new-ticket form.',
+      schema: z.object({
+        title: z.string(),
+        assignee: z.string(),
+        note: z.string().meta({ title: 'Internal note' }),
+      }),
+    })
+
+    await tm.call('ticket.submit', {}, { caller: 'inapp' })
+
+    expect(tm.confirmations.list()[0].labels).toEqual({
+      title: 'Title',
+      assignee: 'Assigned to',
+      note: 'Internal note',
+    })
+  })
+
+  it('masks secrets in what onSubmit returns, whatever shape the server echoes', async () => {
+    const echo = { ticket: { id: 7, password: 'hunter2' }, history: [{ password: 'old-one' }] }
+    const { tm } = setup({ submit: () => ({ ok: true, data: echo }) })
+    const seen: unknown[] = []
+    tm.events.on('result', (e) => seen.push(e.result))
+    tm.events.on('confirm', (e) => seen.push(e))
+    await tm.call('ticket.fill', { values: { title: 'T', password: 'hunter2' } })
+
+    const asked = (await tm.call('ticket.submit', {}, { caller: 'inapp' })) as {
+      confirmId: string
+    }
+    const approved = await tm.confirmations.approve(asked.confirmId)
+    const direct = await tm.call('ticket.submit', {}, { caller: 'human' })
+
+    const masked = {
+      ticket: { id: 7, password: REDACTED },
+      history: [{ password: REDACTED }],
+    }
+    expect(approved).toEqual({ status: 'ok', data: masked })
+    expect(direct).toEqual({ status: 'ok', data: masked })
+    expect(JSON.stringify(seen)).not.toMatch(/hunter2|old-one/)
   })
 
   it('is refused stale when the form changed after the confirmation was asked', async () => {

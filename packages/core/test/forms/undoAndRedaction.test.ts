@@ -226,6 +226,33 @@ describe('sensitive fields', () => {
     expect(JSON.stringify(results.mock.calls)).not.toMatch(/hunter2|"123"/)
   })
 
+  it('masks them in call events of malformed fills, at any depth and under any $ key', async () => {
+    const { tm } = account()
+    const calls = vi.fn()
+    tm.events.on('call', calls)
+
+    const results = await Promise.all([
+      tm.call('account.fill', { values: { cards: { $append: { label: 'Home', cvc: '123' } } } }),
+      tm.call('account.fill', {
+        values: { cards: { $append: [{ nested: { $append: [{ cvc: '456' }] } }] } },
+      }),
+      tm.call('account.fill', { Values: { password: 'hunter2', ssn: '078-05-1120' } }),
+      tm.call('account.fill', { values: { card: { $set: { number: '4111111111111111' } } } }),
+      tm.call('account.state', { password: 'hunter3' }),
+    ])
+
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill('invalid'))
+    const logged = JSON.stringify(calls.mock.calls.map(([e]) => e.input))
+    expect(logged).not.toMatch(/123|456|hunter2|hunter3|078-05|4111/)
+    expect(calls.mock.calls[2][0].input).toEqual({
+      Values: { password: REDACTED, ssn: REDACTED },
+    })
+    // What is not secret stays readable, so the log still says what the agent tried.
+    expect(calls.mock.calls[0][0].input).toEqual({
+      values: { cards: { $append: { label: 'Home', cvc: REDACTED } } },
+    })
+  })
+
   it('masks them in the state and in undo results', async () => {
     const { tm, form } = account()
     let callId = ''

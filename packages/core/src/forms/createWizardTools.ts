@@ -1,0 +1,126 @@
+import { isStandardSchema } from '../schema'
+import type { JsonSchema, Toolmark } from '../types'
+import { combineSteps } from './combineSteps'
+import {
+  NO_JSON_SCHEMA,
+  adapterProblem,
+  baseOptionsProblem,
+  formProblem,
+  isPatternList,
+  jsonSchemaOf,
+} from './createFormTools'
+import { compileFormSchema } from './formSchema'
+import { isStepId } from './formSteps'
+import { isPlainObject, joinPath } from './paths'
+import { registerFormTools } from './registerFormTools'
+import type { FormOptionsLookup, FormTools, WizardStep, WizardToolsOptions } from './types'
+
+/**
+ * Registers the tools of a wizard whose steps each have a form of their own: one
+ * `<name>.fill` for every step at once (`{ values: { who: {…}, system: {…} } }`, all or
+ * nothing across steps), `<name>.state` with each step's completeness, `<name>.options`, and
+ * one `<name>.submit` that validates every step, shows the whole submission for confirmation
+ * and calls `onSubmit` with each step's values under its id.
+ *
+ * @example
+ * createWizardTools(tm, {
+ *   name: 'access',
+ *   description: 'The access-request wizard',
+ *   steps: [
+ *     { id: 'who', title: 'Who', adapter: whoAdapter, schema: whoSchema },
+ *     { id: 'system', title: 'System', adapter: systemAdapter, schema: systemSchema },
+ *   ],
+ *   onSubmit: (values) => api.requestAccess(values), // { who: {…}, system: {…} }
+ *   onStepChange: (id) => showStep(id),
+ * })
+ * await tm.call('access.fill', { values: { who: { email: 'ana@example.com' }, system: { name: 'vpn' } } })
+ */
+export function createWizardTools<TValues = Record<string, unknown>>(
+  tm: Toolmark,
+  options: WizardToolsOptions<TValues>,
+): FormTools {
+  const label = typeof options?.name === 'string' ? options.name : ''
+  const fail = (message: string) => formProblem(tm, 'createWizardTools', label, message)
+  if (options === null || typeof options !== 'object') {
+    return fail('options must be an object { name, description, steps, onSubmit, … }')
+  }
+  const problem =
+    baseOptionsProblem(options as unknown as Record<string, unknown>) ?? stepsProblem(options)
+  if (problem) return fail(problem)
+
+  const steps = options.steps as readonly WizardStep<unknown>[]
+  const jsonSchemas: JsonSchema[] = []
+  for (const step of steps) {
+    const json = jsonSchemaOf(step.schema, step.jsonSchema)
+    if (!json) return fail(`the schema of step "${step.id}" ${NO_JSON_SCHEMA}`)
+    if (compileFormSchema(json).kind !== 'object') {
+      return fail(`the schema of step "${step.id}" must describe an object of fields`)
+    }
+    jsonSchemas.push(json)
+  }
+  const combined = combineSteps(steps, jsonSchemas, (values, o) =>
+    options.onSubmit(values as TValues, o),
+  )
+
+  const lookups: Record<string, FormOptionsLookup> = {}
+  for (const step of steps) {
+    for (const [field, lookup] of Object.entries(step.options ?? {})) {
+      lookups[joinPath(step.id, field)] = lookup
+    }
+  }
+  Object.assign(lookups, options.options)
+
+  return registerFormTools(
+    tm,
+    {
+      adapter: combined.adapter,
+      schema: combined.schema,
+      jsonSchema: combined.jsonSchema,
+      steps: steps.map(({ id, title }) => (title ? { id, title } : { id })),
+      sensitive: steps.flatMap((step) =>
+        (step.sensitive ?? []).map((pattern) => joinPath(step.id, pattern)),
+      ),
+      options: lookups,
+      summaryValues: () => combined.adapter.getValues(),
+    },
+    options,
+  )
+}
+
+function stepsProblem(options: WizardToolsOptions<any>): string | undefined {
+  if (typeof options.onSubmit !== 'function') {
+    return 'give the wizard an `onSubmit(values)`: it gets every step’s values under its id'
+  }
+  const steps: unknown = options.steps
+  if (!Array.isArray(steps) || steps.length === 0) {
+    return '`steps` must be a list of { id, title?, adapter, schema } (at least one step)'
+  }
+  const ids = new Set<string>()
+  for (const step of steps as unknown[]) {
+    const s = (isPlainObject(step) ? step : {}) as Record<string, unknown>
+    if (!isStepId(s.id)) {
+      return `step id ${JSON.stringify(s.id)} is invalid: use letters, digits, "_" or "-"`
+    }
+    if (ids.has(s.id)) return `two steps have the id "${s.id}": give each step its own id`
+    ids.add(s.id)
+    if (s.title !== undefined && typeof s.title !== 'string') {
+      return `step "${s.id}" has a title that is not a string`
+    }
+    if (!isStandardSchema(s.schema)) {
+      return `step "${s.id}" needs a \`schema\`: the Standard Schema its form's resolver uses`
+    }
+    const broken = adapterProblem(s.adapter, `the adapter of step "${s.id}"`)
+    if (broken) return broken
+    if (!isPatternList(s.sensitive)) {
+      return `step "${s.id}": \`sensitive\` must be a list of paths (e.g. ["password"])`
+    }
+    if (s.options !== undefined) {
+      if (!isPlainObject(s.options)) return `step "${s.id}": \`options\` must map fields to lookups`
+      for (const [field, fn] of Object.entries(s.options)) {
+        if (typeof fn !== 'function')
+          return `step "${s.id}": options["${field}"] must be a function`
+      }
+    }
+  }
+  return undefined
+}

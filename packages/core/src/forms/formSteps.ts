@@ -1,0 +1,312 @@
+import { issuePath } from '../schema'
+import type { JsonSchema, ResultIssue, StandardSchemaIssue, StandardSchemaV1 } from '../types'
+import type { FormNode } from './formSchema'
+import {
+  FORBIDDEN_SEGMENTS,
+  getIn,
+  isAtOrBelow,
+  isPlainObject,
+  joinPath,
+  setManyIn,
+  splitPath,
+} from './paths'
+import type { FormAdapter, FormField, FormStep, FormSubmitOutcome } from './types'
+
+/** A step id or a path segment a step may use. */
+export const STEP_ID = /^[A-Za-z0-9_-]+$/
+
+/** Whether a step id is usable: a plain segment, never one that reaches a prototype. */
+export const isStepId = (id: unknown): id is string =>
+  typeof id === 'string' && STEP_ID.test(id) && !FORBIDDEN_SEGMENTS.has(id)
+
+/** The node a form path leads to, through objects only (`undefined` when it is not declared). */
+function nodeAt(root: FormNode, path: string): FormNode | undefined {
+  let node: FormNode = root
+  for (const segment of splitPath(path)) {
+    if (node.kind !== 'object' || FORBIDDEN_SEGMENTS.has(segment)) return undefined
+    const next: FormNode | undefined = node.props.get(segment) ?? node.rest
+    if (!next) return undefined
+    node = next
+  }
+  return node
+}
+
+/** Declared paths no field covers: not at or below a field, and no field below them. */
+function uncovered(node: FormNode, path: string, fields: readonly string[], out: string[]) {
+  if (path !== '' && fields.some((f) => isAtOrBelow(path, f))) return
+  const below = fields.some((f) => f !== path && isAtOrBelow(f, path))
+  if (!below || node.kind !== 'object') {
+    out.push(path)
+    return
+  }
+  for (const [key, child] of node.props) uncovered(child, joinPath(path, key), fields, out)
+}
+
+/** What is wrong with a one-form wizard's `steps`, with the fix; `undefined` when nothing. */
+export function stepsProblem(steps: unknown, root: FormNode): string | undefined {
+  if (!Array.isArray(steps) || steps.length === 0) {
+    return '`steps` must be a list of { id, title?, fields } (at least one step)'
+  }
+  const ids = new Set<string>()
+  const all: string[] = []
+  for (const step of steps as unknown[]) {
+    const s = (isPlainObject(step) ? step : {}) as Record<string, unknown>
+    if (!isStepId(s.id)) {
+      return `step id ${JSON.stringify(s.id)} is invalid: use letters, digits, "_" or "-"`
+    }
+    if (ids.has(s.id)) return `two steps have the id "${s.id}": give each step its own id`
+    ids.add(s.id)
+    if (s.title !== undefined && typeof s.title !== 'string') {
+      return `step "${s.id}" has a title that is not a string`
+    }
+    if (!Array.isArray(s.fields) || s.fields.length === 0) {
+      return `step "${s.id}" needs \`fields\`: the form paths it shows (e.g. ["email"])`
+    }
+    for (const field of s.fields as unknown[]) {
+      if (typeof field !== 'string' || field === '' || !nodeAt(root, field)) {
+        return `step "${s.id}" lists ${JSON.stringify(field)}, which is not a field of the form's schema`
+      }
+      const overlap = all.find((f) => isAtOrBelow(f, field) || isAtOrBelow(field, f))
+      if (overlap !== undefined) {
+        return `"${overlap}" and "${field}" are listed twice (or one inside the other): list each field in one step`
+      }
+      all.push(field)
+    }
+  }
+  const missing: string[] = []
+  uncovered(root, '', all, missing)
+  if (missing.length > 0) {
+    return `no step shows ${missing.map((m) => `"${m}"`).join(', ')}: list every field of the form in a step`
+  }
+  return undefined
+}
+
+type Schema = Record<string, unknown>
+
+/** Follows a local `$ref` (`#/$defs/X`) of the root schema, once. */
+function resolve(root: JsonSchema, schema: unknown): Schema | undefined {
+  if (!isPlainObject(schema)) return undefined
+  if (typeof schema.$ref !== 'string') return schema
+  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(schema.$ref)
+  const defs = match ? root[match[1]] : undefined
+  const target = isPlainObject(defs) ? defs[decodeURIComponent(match![2])] : undefined
+  return isPlainObject(target) ? target : undefined
+}
+
+/** The object schema of `schema` reduced to `paths` (segment lists below it). */
+function pickSchema(root: JsonSchema, schema: unknown, paths: string[][]): Schema {
+  const object = resolve(root, schema) ?? {}
+  const groups = new Map<string, string[][]>()
+  for (const [head, ...rest] of paths) {
+    const list = groups.get(head) ?? []
+    list.push(rest)
+    groups.set(head, list)
+  }
+  const props = isPlainObject(object.properties) ? object.properties : {}
+  const properties: Schema = {}
+  for (const [key, rests] of groups) {
+    const child = Object.prototype.hasOwnProperty.call(props, key)
+      ? props[key]
+      : isPlainObject(object.additionalProperties)
+        ? object.additionalProperties
+        : {}
+    properties[key] = rests.some((r) => r.length === 0) ? child : pickSchema(root, child, rests)
+  }
+  const required = Array.isArray(object.required)
+    ? object.required.filter((k): k is string => typeof k === 'string' && groups.has(k))
+    : []
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  }
+}
+
+/** Where `issue` sits in the tools' view, or at the root naming the form path. */
+function placed(path: string, message: string, toView: (p: string) => string | undefined) {
+  const at = toView(path)
+  return at === undefined ? { path: '', message: `${path}: ${message}` } : { path: at, message }
+}
+
+/**
+ * A wizard over one form: the tools see the form keyed by step id (`{ who: { email } }`) and
+ * read and write the form through its own adapter, at its own paths.
+ */
+export function splitIntoSteps(
+  adapter: FormAdapter<unknown>,
+  schema: StandardSchemaV1,
+  jsonSchema: JsonSchema,
+  steps: readonly FormStep[],
+) {
+  const owner = new Map<string, string>()
+  for (const step of steps) for (const field of step.fields) owner.set(field, step.id)
+  const fieldSegments = steps.map((step) => step.fields.map(splitPath))
+
+  /** A form path in the tools' view (`email` → `who.email`); `undefined` when no step shows it. */
+  function toView(path: string): string | undefined {
+    if (path === '') return ''
+    for (let at = path; ; at = at.slice(0, at.lastIndexOf('.'))) {
+      const id = owner.get(at)
+      if (id !== undefined) return `${id}.${path}`
+      if (!at.includes('.')) break
+    }
+    // A path above fields (an object whose fields several steps show): the first such step.
+    const step = steps.find((s) => s.fields.some((f) => f.startsWith(`${path}.`)))
+    return step ? `${step.id}.${path}` : undefined
+  }
+
+  /** A form pattern in the tools' view, once per step it reaches (`*` reaches them all). */
+  function viewPatterns(pattern: string): string[] {
+    if (pattern.includes('*')) return steps.map((s) => `${s.id}.${pattern}`)
+    const dotted = pattern.replace(/\[\]/g, '.[]')
+    return steps
+      .filter((s) => s.fields.some((f) => isAtOrBelow(dotted, f) || isAtOrBelow(f, dotted)))
+      .map((s) => `${s.id}.${pattern}`)
+  }
+
+  /** The tools' view of form values. */
+  function view(values: unknown): Record<string, unknown> {
+    const out: Record<string, unknown> = {}
+    steps.forEach((step, k) => {
+      out[step.id] = setManyIn(
+        {},
+        fieldSegments[k].map((segments) => [segments, getIn(values, segments)] as const),
+      )
+    })
+    return out
+  }
+
+  /** Form values from the tools' view. */
+  function unview(tree: unknown): unknown {
+    const entries: Array<readonly [string[], unknown]> = []
+    steps.forEach((step, k) => {
+      for (const segments of fieldSegments[k]) {
+        entries.push([segments, getIn(tree, [step.id, ...segments])])
+      }
+    })
+    return setManyIn({}, entries)
+  }
+
+  const mapIssues = (issues: readonly ResultIssue[]) =>
+    issues.map((i) => placed(i.path, i.message, toView))
+
+  let defaultsCache: { source: unknown; view: unknown } | undefined
+  const viewFields = new WeakMap<FormField, FormField>()
+
+  const stepAdapter: FormAdapter<unknown> = {
+    getValues: () => view(adapter.getValues()),
+    defaultValues() {
+      const source =
+        typeof adapter.defaultValues === 'function' ? adapter.defaultValues() : undefined
+      if (source === undefined) return undefined
+      if (defaultsCache?.source !== source) defaultsCache = { source, view: view(source) }
+      return defaultsCache.view
+    },
+    setValues(values, options) {
+      const out = new Map<string, unknown>()
+      for (const [path, value] of values) {
+        const dot = path.indexOf('.')
+        if (dot >= 0) {
+          out.set(path.slice(dot + 1), value)
+          continue
+        }
+        // A whole step: each of its fields.
+        const k = steps.findIndex((s) => s.id === path)
+        if (k < 0) continue
+        fieldSegments[k].forEach((segments, i) => {
+          out.set(steps[k].fields[i], getIn(value, segments))
+        })
+      }
+      return adapter.setValues(out, options)
+    },
+    dirtyPaths() {
+      const dirty = adapter.dirtyPaths()
+      if (!Array.isArray(dirty)) return []
+      const out: string[] = []
+      for (const path of dirty) {
+        const at = typeof path === 'string' ? toView(path) : undefined
+        if (at) out.push(at)
+      }
+      return out
+    },
+    async submit(options): Promise<FormSubmitOutcome> {
+      const outcome = await adapter.submit(options)
+      if (!outcome || outcome.ok === true) return outcome
+      return { ok: false, issues: mapIssues(Array.isArray(outcome.issues) ? outcome.issues : []) }
+    },
+    fields() {
+      const out: FormField[] = []
+      for (const field of adapter.fields()) {
+        if (!field || typeof field.path !== 'string') continue
+        let mapped = viewFields.get(field)
+        if (!mapped) {
+          const at = toView(field.path)
+          if (at === undefined) continue
+          mapped = { path: at, element: field.element, sensitive: field.sensitive }
+          // Labels may be read from the page: only when shown, as the form's own field does.
+          Object.defineProperty(mapped, 'label', {
+            get: () => field.label,
+            enumerable: true,
+            configurable: true,
+          })
+          viewFields.set(field, mapped)
+        }
+        out.push(mapped)
+      }
+      return out
+    },
+  }
+
+  const toViewIssues = (issues: ReadonlyArray<StandardSchemaIssue>) => ({
+    issues: issues.map((issue) => {
+      const at = placed(
+        issuePath(issue.path),
+        typeof issue.message === 'string' ? issue.message : 'Invalid value',
+        toView,
+      )
+      return { message: at.message, path: splitPath(at.path) }
+    }),
+  })
+  const stepSchema: StandardSchemaV1 = {
+    '~standard': {
+      version: 1,
+      vendor: 'toolmark',
+      validate(tree) {
+        if (!isPlainObject(tree)) {
+          return { issues: [{ message: 'Expected an object of steps', path: [] }] }
+        }
+        const result = schema['~standard'].validate(unview(tree))
+        const settle = (r: Awaited<typeof result>) =>
+          r.issues ? toViewIssues(r.issues) : { value: tree }
+        return result instanceof Promise ? result.then(settle) : settle(result)
+      },
+    },
+  }
+
+  const { $schema: _ignored, $defs, definitions, ...body } = jsonSchema
+  const stepJson: JsonSchema = {
+    type: 'object',
+    properties: Object.fromEntries(
+      steps.map((step, k) => [
+        step.id,
+        {
+          ...(step.title ? { title: step.title } : {}),
+          ...pickSchema(jsonSchema, body, fieldSegments[k]),
+        },
+      ]),
+    ),
+    required: steps.map((s) => s.id),
+    additionalProperties: false,
+  }
+  if ($defs !== undefined) stepJson.$defs = $defs
+  if (definitions !== undefined) stepJson.definitions = definitions
+
+  return {
+    adapter: stepAdapter,
+    schema: stepSchema,
+    jsonSchema: stepJson,
+    toView,
+    viewPatterns,
+  }
+}

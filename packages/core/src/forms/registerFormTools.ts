@@ -1,0 +1,175 @@
+import { reportError } from '../createToolmark'
+import type {
+  JsonSchema,
+  ResultIssue,
+  StandardSchemaV1,
+  ToolDefinition,
+  ToolHandle,
+  Toolmark,
+} from '../types'
+import { createFillTool } from './fillTool'
+import type { FormContext } from './formContext'
+import { createEditTracker, createFormMemory } from './formMemory'
+import { compileFormSchema, fillInputSchema } from './formSchema'
+import { createOptionsTool } from './optionsTool'
+import { isAtOrBelow } from './paths'
+import { createFormSecrets, readFormFields } from './sensitiveFields'
+import { createStateTool } from './stateTool'
+import { createSubmitTool } from './submitTool'
+import type { FormAdapter, FormOptionsLookup, FormTools, FormToolsBaseOptions } from './types'
+
+/** A form as its tools see it: for a wizard, keyed by step id. */
+export interface FormSource {
+  readonly adapter: FormAdapter<unknown>
+  readonly schema: StandardSchemaV1
+  readonly jsonSchema: JsonSchema
+  readonly steps?: ReadonlyArray<{ readonly id: string; readonly title?: string }>
+  /** Sensitive patterns, at the tools' paths. */
+  readonly sensitive: readonly string[]
+  /** Option lookups, by the tools' paths. */
+  readonly options: Readonly<Record<string, FormOptionsLookup>>
+  /** What `submitSummary` is given. */
+  summaryValues(): unknown
+}
+
+/** A sentence: ends with a full stop unless it already ends with punctuation. */
+const sentence = (text: string) => {
+  const trimmed = text.trim()
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`
+}
+
+/** Registers the tools of a form (or a wizard) whose options were checked already. */
+export function registerFormTools(
+  tm: Toolmark,
+  source: FormSource,
+  options: FormToolsBaseOptions<any>,
+): FormTools {
+  const { name, title } = options
+  const { adapter, steps } = source
+  const root = compileFormSchema(source.jsonSchema)
+  const memory = options.memory ?? createFormMemory()
+  const readFields = () => readFormFields(tm, name, () => adapter.fields())
+  const secrets = createFormSecrets({ tm, declared: source.sensitive, memory, root, readFields })
+  const handles: Partial<Record<string, ToolHandle>> = {}
+
+  function followIssues(issues: readonly ResultIssue[]) {
+    const onStepChange = options.onStepChange
+    if (!steps || typeof onStepChange !== 'function') return
+    const first = steps.find((step) => issues.some((i) => isAtOrBelow(i.path, step.id)))
+    try {
+      onStepChange((first ?? steps[steps.length - 1]).id)
+    } catch (cause) {
+      // What the form did stands; the app's callback failing is the app's to hear about.
+      reportError(tm, {
+        code: 'listener_threw',
+        message: `onStepChange of form "${name}" threw`,
+        cause,
+      })
+    }
+  }
+
+  const form: FormContext = {
+    tm,
+    name,
+    title,
+    adapter,
+    schema: source.schema,
+    jsonSchema: source.jsonSchema,
+    root,
+    edits: createEditTracker(memory, adapter),
+    secrets,
+    steps,
+    handles,
+    readFields,
+    followIssues,
+  }
+
+  const fill = createFillTool(form)
+  const submit = createSubmitTool(form, () =>
+    options.submitSummary
+      ? options.submitSummary(source.summaryValues())
+      : `Submit ${title || name}`,
+  )
+  const lookups = Object.fromEntries(
+    Object.entries(source.options).filter(([, fn]) => typeof fn === 'function'),
+  )
+  const optionsTool = Object.keys(lookups).length > 0 ? createOptionsTool(form, lookups) : undefined
+
+  // Inputs are shaped by callers: their secrets are masked wherever a key puts them.
+  const anywhere = () => {
+    secrets.scan()
+    return secrets.anywhere()
+  }
+  const intro = sentence(options.description)
+  const stepIds = steps?.map((s) => s.id).join(', ')
+  const whatValuesAre = steps
+    ? `Fills the steps of this wizard in one call: \`values\` holds each step's fields under its id (${stepIds}); if any step is invalid, nothing is written.`
+    : 'Fills fields of this form: `values` is partial.'
+  const arrays = fill.hasArrays
+    ? ' Lists take a new list, {"$append": [...]} or {"$remove": [index]}.'
+    : ''
+  const defs: Record<string, ToolDefinition<any, any>> = {
+    fill: {
+      name: `${name}.fill`,
+      description:
+        `${intro} ${whatValuesAre} Omit a field to keep it; null clears it.${arrays} ` +
+        'Fields the user edited are skipped unless `overwrite` is true. Returns { changes, skipped }.',
+      hints: { untrustedContent: true },
+      input: fill.schema,
+      inputSchema: fillInputSchema(source.jsonSchema, { arrays: fill.hasArrays }),
+      sensitive: anywhere,
+      run: fill.fill,
+    },
+    submit: {
+      name: `${name}.submit`,
+      description: `${intro} Submits this ${steps ? 'wizard (every step)' : 'form'} with its current values (a person confirms first). Returns what the app's submit handler returned.`,
+      ...(title ? { title } : {}),
+      hints: options.hints ?? { consequential: true },
+      sensitive: () => secrets.shown(),
+      confirmation: submit.confirmation,
+      run: submit.submit,
+    },
+    state: {
+      name: `${name}.state`,
+      description: `${intro} Reads this ${steps ? "wizard's values, each step's completeness" : "form's current values"}, its validation issues and the fields the user edited (fills skip those). Look before you fill.`,
+      hints: { readOnly: true, untrustedContent: true },
+      sensitive: anywhere,
+      run: createStateTool(form),
+    },
+  }
+  if (optionsTool) {
+    defs.options = {
+      name: `${name}.options`,
+      description: `${intro} Looks up the allowed values of a field of this form (${optionsTool.fields.join(', ')}); \`query\` narrows the list. Fill the field with a returned \`value\`.`,
+      hints: { readOnly: true, untrustedContent: true },
+      input: optionsTool.input,
+      inputSchema: optionsTool.inputSchema,
+      sensitive: anywhere,
+      run: optionsTool.run,
+    }
+  }
+
+  try {
+    for (const [key, def] of Object.entries(defs)) {
+      handles[key] = tm.register(def, options.scope ? { scope: options.scope } : undefined)
+    }
+  } catch (error) {
+    for (const handle of Object.values(handles)) handle?.dispose()
+    throw error
+  }
+  return {
+    names: {
+      fill: handles.fill!.name,
+      submit: handles.submit!.name,
+      state: handles.state!.name,
+      ...(handles.options ? { options: handles.options.name } : {}),
+    },
+    editedPaths: () => form.edits.editedPaths(),
+    isSensitive(path) {
+      return secrets.paths.matches(path)
+    },
+    dispose() {
+      for (const handle of Object.values(handles)) handle?.dispose()
+    },
+  }
+}
