@@ -1,4 +1,5 @@
-import { StrictMode, useSyncExternalStore } from 'react'
+import { StrictMode, useState, useSyncExternalStore } from 'react'
+import { flushSync } from 'react-dom'
 import { render } from 'vitest-browser-react'
 import { page, userEvent } from 'vitest/browser'
 import axe from 'axe-core'
@@ -175,6 +176,48 @@ describe('ToolmarkDevtools in Chromium', () => {
       properties: { title: { type: 'string', minLength: 3 }, pinned: { default: false } },
       required: ['title'],
     })
+  })
+
+  it('lists every tool after two batches of registrations, one read in the middle of a batch', async () => {
+    const tm = createToolmark()
+    const tool = (name: string) => ({ name, description: `The ${name} tool`, run: () => ok(true) })
+    let renderNow = () => {}
+    function Host() {
+      const [, setRenders] = useState(0)
+      renderNow = () => flushSync(() => setRenders((n) => n + 1))
+      return (
+        <StrictMode>
+          <ToolProvider toolmark={tm}>
+            <ToolmarkDevtools initialIsOpen />
+          </ToolProvider>
+        </StrictMode>
+      )
+    }
+    await render(<Host />)
+    const count = page.getByText(/visible to Assistant/)
+    const names = () =>
+      Array.from(
+        devtools().element().querySelectorAll('[aria-label="Tools"] > li h3'),
+        (h) => h.textContent,
+      )
+
+    tm.register(tool('a.one'))
+    tm.register(tool('a.two'))
+    await expect.element(count).toHaveTextContent('2 tools visible to Assistant (inapp)')
+    const first = tm.rev
+    await expect.element(count).toHaveTextContent(`· rev ${first}`)
+
+    // The panel renders after the first registration of the batch and before the others.
+    tm.register(tool('b.one'))
+    renderNow()
+    expect(count.element()).toHaveTextContent('3 tools visible')
+    tm.register(tool('b.two'))
+    tm.register(tool('b.three'))
+
+    await expect
+      .element(count)
+      .toHaveTextContent(`5 tools visible to Assistant (inapp) · rev ${first + 1}`)
+    expect(names()).toEqual(['a.one', 'a.two', 'b.one', 'b.three', 'b.two'])
   })
 
   it('runs a call with edited input, showing an invalid result with its paths, then ok', async () => {
