@@ -1,5 +1,6 @@
 'use client'
-import { useEffect, useState, type RefObject } from 'react'
+import { useState, type RefObject } from 'react'
+import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
 
 /** The scheme an app declares around an element, or none when it follows the system. */
 export type AppColorScheme = 'light' | 'dark' | undefined
@@ -31,7 +32,8 @@ export function appColorScheme(element: Element): AppColorScheme {
  */
 export function useAppColorScheme(ref: RefObject<Element | null>, active: boolean): AppColorScheme {
   const [scheme, setScheme] = useState<AppColorScheme>(undefined)
-  useEffect(() => {
+  // Before paint, so a dialog opening in a dark app never flashes light.
+  useIsomorphicLayoutEffect(() => {
     const element = ref.current
     if (!active || !element) return
     const read = () => setScheme(appColorScheme(element))

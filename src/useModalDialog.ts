@@ -82,5 +82,13 @@ function closeDialog(dialog: HTMLDialogElement, returnFocusTo: { current: Elemen
   else dialog.removeAttribute('open')
   const target = returnFocusTo.current
   returnFocusTo.current = null
-  if (target instanceof HTMLElement && target.isConnected) target.focus()
+  if (!(target instanceof HTMLElement) || !target.isConnected) return
+  target.focus()
+  // Something that sat inside the dialog while it was open (the devtools) takes focus only once
+  // it has moved back out, which the close itself sets off: try again after that.
+  if (target.ownerDocument.activeElement !== target) {
+    queueMicrotask(() => {
+      if (target.isConnected) target.focus()
+    })
+  }
 }
