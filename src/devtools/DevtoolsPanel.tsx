@@ -19,8 +19,8 @@ import { useDevtoolsHost } from './useDevtoolsHost'
 type TabId = 'tools' | 'call' | 'activity' | 'confirmations'
 
 /**
- * The devtools themselves: a toggle button and a floating panel with four tabs, rendered at the
- * end of `<body>`, or inside `<ConfirmDialog>` while it is open (see {@link useDevtoolsHost}).
+ * The devtools themselves: a toggle button and a floating panel with four tabs, rendered where
+ * they are mounted, or inside `<ConfirmDialog>` while it is open (see {@link useDevtoolsHost}).
  * Only reachable through `<ToolmarkDevtools>` outside production builds.
  */
 export function DevtoolsPanel({
@@ -31,7 +31,8 @@ export function DevtoolsPanel({
   toolmark,
 }: ToolmarkDevtoolsProps) {
   const tm = useResolvedToolmark(toolmark, '<ToolmarkDevtools>')
-  const { container: host, dialogVisit } = useDevtoolsHost()
+  const anchor = useRef<HTMLSpanElement | null>(null)
+  const { container: host, dialogVisit } = useDevtoolsHost(anchor)
   const [wantsOpen, setOpen] = useState(initialIsOpen)
   // While a confirmation dialog is open the panel steps aside (only the toggle shows, in the
   // dialog's tab order), so the request stays readable; opening it there shows it over the
@@ -103,8 +104,7 @@ export function DevtoolsPanel({
     },
   ]
 
-  if (!host) return null
-  return createPortal(
+  const panel = (
     <aside
       ref={root}
       {...{ [DEVTOOLS_ATTRIBUTE]: '' }}
@@ -175,8 +175,15 @@ export function DevtoolsPanel({
         Toolmark devtools
         {pending > 0 ? <span data-part="count">{pending} pending</span> : null}
       </button>
-    </aside>,
-    host,
+    </aside>
+  )
+
+  return (
+    <>
+      {/* Marks the devtools' place in the page; the panel itself lives in a movable container. */}
+      <span ref={anchor} hidden data-toolmark-devtools-anchor="" />
+      {host ? createPortal(panel, host) : null}
+    </>
   )
 }
 

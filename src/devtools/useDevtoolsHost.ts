@@ -1,5 +1,5 @@
 'use client'
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type RefObject } from 'react'
 import { ROOT_ATTRIBUTE } from '../confirmDialogStyles'
 
 const isModal = (dialog: HTMLDialogElement) => {
@@ -20,40 +20,45 @@ export interface DevtoolsHost {
 }
 
 /**
- * The element the devtools render into: a container of their own at the end of `<body>`, moved
- * into `<ConfirmDialog>` while that dialog is open as a modal. A modal dialog makes the rest of
- * the page inert, so this keeps the devtools (and their Confirmations tab) reachable by
- * keyboard and screen reader: inside the dialog they sit in the top layer and in its tab order.
- * Moving the container keeps every bit of the panel's state; focus inside it stays put.
+ * The element the devtools render into: a container of their own, placed right after `anchor`
+ * (where `<ToolmarkDevtools>` is rendered), and moved into `<ConfirmDialog>` while that dialog is
+ * open as a modal. A modal dialog makes the rest of the page inert, so this keeps the devtools
+ * (and their Confirmations tab) reachable by keyboard and screen reader: inside the dialog they
+ * sit in the top layer and in its tab order. Moving the container keeps every bit of the panel's
+ * state, and focus inside it stays put. React never owns the container, so moving it is safe.
  */
-export function useDevtoolsHost(): DevtoolsHost {
+export function useDevtoolsHost(anchor: RefObject<Element | null>): DevtoolsHost {
   const [host, setHost] = useState<DevtoolsHost>({ container: null, dialogVisit: 0 })
 
   useEffect(() => {
-    const doc = document
+    const mark = anchor.current
+    if (!mark) return
+    const doc = mark.ownerDocument
     const element = doc.createElement('div')
     element.setAttribute('data-toolmark-devtools-host', '')
-    doc.body.append(element)
+    mark.after(element)
     let visits = 0
     setHost({ container: element, dialogVisit: 0 })
 
     const observer = new MutationObserver(() => place())
     const watched = new Set<Element>()
     const place = () => {
-      let target: HTMLElement = doc.body
-      for (const dialog of doc.querySelectorAll<HTMLDialogElement>(`dialog[${ROOT_ATTRIBUTE}]`)) {
-        if (dialog.open && isModal(dialog)) target = dialog
+      let dialog: HTMLDialogElement | undefined
+      for (const found of doc.querySelectorAll<HTMLDialogElement>(`dialog[${ROOT_ATTRIBUTE}]`)) {
+        if (found.open && isModal(found)) dialog = found
       }
-      if (element.parentElement === target) return
+      const home = dialog === undefined
+      if (home ? element.previousSibling === mark : element.parentElement === dialog) return
       const active = doc.activeElement
       const focused = active instanceof HTMLElement && element.contains(active) ? active : null
-      target.append(element)
+      if (dialog) dialog.append(element)
+      else mark.after(element)
       focused?.focus({ preventScroll: true })
-      setHost({ container: element, dialogVisit: target === doc.body ? 0 : ++visits })
+      setHost({ container: element, dialogVisit: home ? 0 : ++visits })
       // The dialog itself too: if it leaves the page before it closes, its `open` still changes.
-      if (target !== doc.body && !watched.has(target)) {
-        watched.add(target)
-        observer.observe(target, { attributes: true, attributeFilter: ['open'] })
+      if (dialog && !watched.has(dialog)) {
+        watched.add(dialog)
+        observer.observe(dialog, { attributes: true, attributeFilter: ['open'] })
       }
     }
     place()
@@ -67,7 +72,7 @@ export function useDevtoolsHost(): DevtoolsHost {
       element.remove()
       setHost({ container: null, dialogVisit: 0 })
     }
-  }, [])
+  }, [anchor])
 
   return host
 }
