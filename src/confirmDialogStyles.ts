@@ -11,12 +11,16 @@ export const ROOT_ATTRIBUTE = 'data-toolmark-confirm'
 
 const root = `[${ROOT_ATTRIBUTE}]`
 
-const theme = themeDeclarations
-
-/** The stylesheet injected by `<ConfirmDialog>` unless `unstyled`. */
-export const confirmDialogCss = `
+/**
+ * The stylesheet injected by `<ConfirmDialog>` unless `unstyled`. Built in a function marked pure,
+ * so a bundle that needs only `ROOT_ATTRIBUTE` (the devtools) leaves it out.
+ */
+export const confirmDialogCss = /* @__PURE__ */ (() => {
+  const light = themeDeclarations(0)
+  const dark = themeDeclarations(1)
+  return `
 ${root} {
-  ${theme(0)}
+  ${light}
   --_radius: var(--toolmark-dialog-radius, 12px);
   --_font: var(--toolmark-dialog-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
   color-scheme: light;
@@ -37,11 +41,11 @@ ${root} {
 }
 @media (prefers-color-scheme: dark) {
   ${root}:not([data-color-scheme='light']):not([data-app-color-scheme='light']) {
-    ${theme(1)} color-scheme: dark;
+    ${dark} color-scheme: dark;
   }
 }
 ${root}[data-color-scheme='dark'], ${root}[data-app-color-scheme='dark'] {
-  ${theme(1)} color-scheme: dark;
+  ${dark} color-scheme: dark;
 }
 ${root}::backdrop { background: rgb(10 12 16 / 0.55); }
 ${root}:focus { outline: none; }
@@ -109,3 +113,4 @@ ${root} button:hover:not(:disabled) { filter: brightness(0.96); }
 ${root} button:focus-visible { outline: 2px solid var(--_focus); outline-offset: 2px; }
 ${root} button:disabled { opacity: 0.6; cursor: not-allowed; }
 `
+})()
