@@ -28,6 +28,16 @@ export interface ConfirmDialogLabels {
   field: string
   before: string
   after: string
+  /** Accessible name of the values table (what a request sends, field by field). */
+  values: string
+  /** Heading of the values column. */
+  value: string
+  /** Marks a value the request changes, in the values table. */
+  changed: string
+  /** The button that shows the rows folded away, e.g. "Show 12 more". */
+  moreRows: (count: number) => string
+  /** The button that shows the rest of a long text, e.g. "Show 420 more characters". */
+  moreText: (count: number) => string
   /** Read out in place of a redacted value, which is shown masked. */
   hidden: string
   /** Read out in place of an absent or empty value, which is shown as a dash. */
@@ -80,6 +90,11 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   field: 'Field',
   before: 'Before',
   after: 'After',
+  values: 'Values',
+  value: 'Value',
+  changed: 'Changed',
+  moreRows: (count: number) => `Show ${count} more`,
+  moreText: (count: number) => `Show ${count} more characters`,
   hidden: 'hidden',
   noValue: 'no value',
   failed: 'The action failed',

@@ -11,12 +11,16 @@ export const ROOT_ATTRIBUTE = 'data-toolmark-confirm'
 
 const root = `[${ROOT_ATTRIBUTE}]`
 
-const theme = themeDeclarations
-
-/** The stylesheet injected by `<ConfirmDialog>` unless `unstyled`. */
-export const confirmDialogCss = `
+/**
+ * The stylesheet injected by `<ConfirmDialog>` unless `unstyled`. Built in a function marked pure,
+ * so a bundle that needs only `ROOT_ATTRIBUTE` (the devtools) leaves it out.
+ */
+export const confirmDialogCss = /* @__PURE__ */ (() => {
+  const light = themeDeclarations(0)
+  const dark = themeDeclarations(1)
+  return `
 ${root} {
-  ${theme(0)}
+  ${light}
   --_radius: var(--toolmark-dialog-radius, 12px);
   --_font: var(--toolmark-dialog-font, system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif);
   color-scheme: light;
@@ -36,9 +40,13 @@ ${root} {
   box-shadow: 0 24px 48px rgb(0 0 0 / 0.28);
 }
 @media (prefers-color-scheme: dark) {
-  ${root}:not([data-color-scheme='light']) { ${theme(1)} color-scheme: dark; }
+  ${root}:not([data-color-scheme='light']):not([data-app-color-scheme='light']) {
+    ${dark} color-scheme: dark;
+  }
 }
-${root}[data-color-scheme='dark'] { ${theme(1)} color-scheme: dark; }
+${root}[data-color-scheme='dark'], ${root}[data-app-color-scheme='dark'] {
+  ${dark} color-scheme: dark;
+}
 ${root}::backdrop { background: rgb(10 12 16 / 0.55); }
 ${root}:focus { outline: none; }
 ${root} *, ${root} *::before, ${root} *::after { box-sizing: inherit; }
@@ -50,15 +58,26 @@ ${root} [data-part='meta'] p { margin: 0; }
 ${root} [data-part='nav'] { display: flex; align-items: center; gap: 0.375rem; }
 ${root} [data-part='title'] { margin: 0 0 0.5rem; font-size: 1.125rem; font-weight: 600; line-height: 1.35; }
 ${root} [data-part='summary'] { margin: 0 0 1rem; overflow-wrap: anywhere; }
-${root} [data-part='changes'] {
+${root} [data-part='changes'], ${root} [data-part='values'] {
   inline-size: 100%; border-collapse: collapse; margin: 0 0 1rem; font-size: 0.875rem;
 }
-${root} [data-part='changes'] th, ${root} [data-part='changes'] td {
+${root} [data-part='changes'] th, ${root} [data-part='changes'] td,
+${root} [data-part='values'] th, ${root} [data-part='values'] td {
   padding-block: 0.375rem; padding-inline: 0.5rem; text-align: start; vertical-align: top;
   border-block-end: 1px solid var(--_border); overflow-wrap: anywhere;
 }
-${root} [data-part='changes'] thead th { color: var(--_muted); font-weight: 500; }
+${root} [data-part='changes'] thead th, ${root} [data-part='values'] thead th {
+  color: var(--_muted); font-weight: 500;
+}
 ${root} [data-part='changes'] tbody th { font-weight: 500; font-family: ui-monospace, monospace; }
+${root} [data-part='values'] tbody th { font-weight: 500; inline-size: 38%; }
+${root} [data-part='values'] td { white-space: pre-wrap; }
+${root} [data-part='values'] tr[data-changed] > th { border-inline-start: 3px solid var(--_accent); }
+${root} [data-part='changed'] {
+  display: inline-block; padding-inline: 0.375rem; border-radius: 999px;
+  background: var(--_surface); color: var(--_accent); font-size: 0.75rem; font-weight: 600;
+}
+${root} [data-part='values'] + [data-part='more'] { margin-block: -0.5rem 1rem; }
 ${root} [data-part='before'] { color: var(--_muted); }
 ${root} [data-part='after']::before { content: '→ ' / ''; color: var(--_muted); }
 ${root} [data-part='after']:dir(rtl)::before { content: '← ' / ''; }
@@ -83,7 +102,10 @@ ${root} button {
   padding-inline: 1rem; border: 1px solid var(--_border); border-radius: 8px;
   background: var(--_bg); color: var(--_fg); cursor: pointer;
 }
-${root} [data-part='nav'] button { min-block-size: 1.75rem; padding-block: 0.125rem; padding-inline: 0.625rem; }
+${root} [data-part='nav'] button, ${root} button[data-part='more'] {
+  min-block-size: 1.75rem; padding-block: 0.125rem; padding-inline: 0.625rem;
+}
+${root} button[data-part='more'] { font-size: 0.8125rem; white-space: normal; }
 ${root} button[data-variant='primary'] {
   background: var(--_accent); border-color: var(--_accent); color: var(--_accent-fg);
 }
@@ -91,3 +113,4 @@ ${root} button:hover:not(:disabled) { filter: brightness(0.96); }
 ${root} button:focus-visible { outline: 2px solid var(--_focus); outline-offset: 2px; }
 ${root} button:disabled { opacity: 0.6; cursor: not-allowed; }
 `
+})()

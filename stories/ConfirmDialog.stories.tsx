@@ -26,10 +26,19 @@ const initialTickets: Ticket[] = [
   { id: 43, title: 'New laptop for Chloé', priority: 'low', assignee: 'Ana', status: 'open' },
 ]
 
+/** The new-ticket form as the person left it: title and priority edited, the rest defaults. */
+const draft = {
+  title: 'Badge reader at the door is dead',
+  priority: 'high' as const,
+  assignee: 'Ana',
+  requester: { email: 'chloe@example.com' },
+}
+
 /** A small help desk: a ticket list, and the tools an agent uses on it. */
 function HelpDesk({ failure }: { failure?: string }) {
   const [tickets, setTickets] = useState(initialTickets)
   const [passwordChanged, setPasswordChanged] = useState(false)
+  const [refunded, setRefunded] = useState(0)
   const find = (id: number) => tickets.find((t) => t.id === id)
 
   useTool({
@@ -97,6 +106,54 @@ function HelpDesk({ failure }: { failure?: string }) {
     },
   })
 
+  useTool({
+    name: 'billing.refund',
+    title: 'Refund a customer',
+    description: 'Sends a refund to a bank account.',
+    hints: { consequential: true },
+    input: z.object({
+      amount: z.number().positive(),
+      iban: z.string(),
+      reason: z.string(),
+      approvalPin: z.string(),
+    }),
+    sensitive: ['approvalPin'],
+    // No summary: the dialog shows the input itself, field by field.
+    confirmation: () => ({ labels: { iban: 'Bank account (IBAN)' } }),
+    run: ({ amount }) => {
+      setRefunded((total) => total + amount)
+      return ok({ refunded: amount })
+    },
+  })
+
+  useTool({
+    name: 'tickets.create',
+    title: 'Create ticket',
+    description: 'Submits the new-ticket form as it is filled in.',
+    hints: { consequential: true },
+    // A form's submit: the whole submission, its labels, and what differs from the defaults.
+    confirmation: () => ({
+      summary: 'Submit the new ticket form',
+      input: draft,
+      changes: [
+        { path: 'title', before: '', after: draft.title },
+        { path: 'priority', before: 'normal', after: draft.priority },
+        { path: 'status', before: 'draft', after: 'open' },
+      ],
+      labels: {
+        title: 'Title',
+        priority: 'Priority',
+        assignee: 'Assignee',
+        'requester.email': 'Requester email',
+        status: 'Status',
+      },
+    }),
+    run: () => {
+      setTickets((list) => [...list, { id: 44, ...draft, status: 'open' }])
+      return ok({ id: 44 })
+    },
+  })
+
   return (
     <main style={{ fontFamily: 'system-ui', minInlineSize: 420 }}>
       <h1 style={{ fontSize: 18 }}>Help desk</h1>
@@ -108,6 +165,7 @@ function HelpDesk({ failure }: { failure?: string }) {
         ))}
       </ul>
       <p>{passwordChanged ? 'Password changed' : 'Password unchanged'}</p>
+      <p>{`Refunded: ${refunded} €`}</p>
     </main>
   )
 }
@@ -201,11 +259,13 @@ export const WithChanges: Story = {
     )
 
     const dialog = await canvas.findByRole('alertdialog', { name: 'Update ticket' })
-    const rows = within(within(dialog).getByRole('table', { name: 'Changes' })).getAllByRole('row')
+    // The id is sent too and no change shows it: every value is listed, the changed ones marked.
+    const rows = within(within(dialog).getByRole('table', { name: 'Values' })).getAllByRole('row')
     await expect(rows.map((row) => row.textContent)).toEqual([
-      'FieldBeforeAfter',
-      'prioritynormalhigh',
-      'assigneeAnaDev',
+      'FieldValue',
+      'Id41',
+      'Priority ChangedBefore: normal After: high',
+      'Assignee ChangedBefore: Ana After: Dev',
     ])
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
@@ -349,6 +409,121 @@ export const KeyboardOnly: Story = {
     await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
     await expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
       '#41 Printer on floor 2 is jammed · normal · Ana · closed',
+    )
+  },
+}
+
+/**
+ * A tool without a summary or changes: the dialog shows what the agent sent, field by field,
+ * with people's names for the fields and the secret masked, so nothing is approved unseen.
+ */
+export const InputWithoutSummary: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('billing.refund')).toBeDefined())
+
+    await tm.call(
+      'billing.refund',
+      { amount: 1_000_000, iban: 'XX00 ATTACKER 0001', reason: 'Goodwill', approvalPin: '4321' },
+      { caller: 'inapp' },
+    )
+
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Refund a customer' })
+    const table = within(dialog).getByRole('table', { name: 'Values' })
+    await expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual([
+      'FieldValue',
+      'Amount1000000',
+      'Bank account (IBAN)XX00 ATTACKER 0001',
+      'ReasonGoodwill',
+      'Approval pin••••••hidden',
+    ])
+    await expect(table).not.toHaveTextContent('4321')
+    await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deny' }))
+
+    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
+    await expect(canvas.getByText('Refunded: 0 €')).toBeVisible()
+  },
+}
+
+/**
+ * A form's submit: every submitted value in the form's order, the edited ones marked with their
+ * value before and after, and a change outside the submission (the status) listed too.
+ */
+export const WholeSubmission: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.create')).toBeDefined())
+
+    await tm.call('tickets.create', {}, { caller: 'inapp' })
+
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Create ticket' })
+    await expect(within(dialog).queryByRole('table', { name: 'Changes' })).toBeNull()
+    const table = within(dialog).getByRole('table', { name: 'Values' })
+    await expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual([
+      'FieldValue',
+      'Title ChangedBefore: —no value After: Badge reader at the door is dead',
+      'Priority ChangedBefore: normal After: high',
+      'AssigneeAna',
+      'Requester emailchloe@example.com',
+      'Status ChangedBefore: draft After: open',
+    ])
+    await expect(within(table).getAllByText('Changed')).toHaveLength(3)
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
+
+    await waitFor(() =>
+      expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
+        '#44 Badge reader at the door is dead · high · Ana · open',
+      ),
+    )
+  },
+}
+
+/**
+ * Design-system buttons through `renderActions`: the dialog hands over `denyRef`, so focus still
+ * starts on the safe action without the app doing anything about it.
+ */
+export const CustomActions: Story = {
+  args: {
+    renderActions: ({ approve, deny, denyRef, pending }) => (
+      <div style={{ display: 'flex', gap: 8, justifyContent: 'flex-end' }}>
+        <button type="button" ref={denyRef} onClick={deny} disabled={pending}>
+          Keep it open
+        </button>
+        <button type="button" onClick={approve} disabled={pending}>
+          Yes, close it
+        </button>
+      </div>
+    ),
+  },
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+
+    await tm.call('tickets.close', { id: 43 }, { caller: 'inapp' })
+
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Close ticket' })
+    await expect(within(dialog).getByRole('button', { name: 'Keep it open' })).toHaveFocus()
+    await expect(within(dialog).queryByRole('button', { name: 'Deny' })).toBeNull()
+    await userEvent.keyboard('{Tab}{Enter}')
+
+    await waitFor(() =>
+      expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
+        '#43 New laptop for Chloé · low · Ana · closed',
+      ),
     )
   },
 }

@@ -4,7 +4,7 @@ import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { z } from 'zod'
 import { createToolmark, ok } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
-import { ToolProvider, useTool } from '@toolmark/react'
+import { ConfirmDialog, ToolProvider, useTool } from '@toolmark/react'
 import { ToolmarkDevtools } from '@toolmark/react/devtools'
 
 /** A counter with three tools to poke at: add (with undo), read and reset (consequential). */
@@ -92,5 +92,52 @@ export const Panel: Story = {
     await waitFor(() => expect(result).toHaveTextContent('counter.add as Assistant (inapp): ok'))
     await expect(result).toHaveTextContent('"count": 5')
     await expect(screen.getByRole('status', { name: 'Count' })).toHaveTextContent('5')
+  },
+}
+
+/**
+ * A browser agent asks to reset the counter while the devtools are open: the confirmation dialog
+ * is modal, the panel steps aside, and its toggle sits inside the dialog, so a keyboard user
+ * tabs from Deny and Approve to the devtools and answers from the Confirmations tab.
+ */
+export const WithConfirmDialog: Story = {
+  render: (args, { loaded }) => (
+    <StrictMode>
+      <ToolProvider toolmark={loaded.tm as Toolmark}>
+        <Counter />
+        <ConfirmDialog />
+        <ToolmarkDevtools {...args} />
+      </ToolProvider>
+    </StrictMode>
+  ),
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const screen = within(canvasElement)
+    await waitFor(() => expect(tm.describe('counter.reset', { caller: 'webmcp' })).toBeDefined())
+    await tm.call('counter.add', { by: 3 }, { caller: 'inapp' })
+
+    const call = tm.call('counter.reset', {}, { caller: 'webmcp' })
+
+    const dialog = await screen.findByRole('alertdialog', { name: 'Reset the counter' })
+    await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+    await expect(screen.queryByRole('tablist')).toBeNull()
+    await userEvent.tab()
+    await userEvent.tab()
+    const toggle = within(dialog).getByRole('button', { name: /^Toolmark devtools/ })
+    await expect(toggle).toHaveFocus()
+    await userEvent.keyboard('{Enter}')
+    await userEvent.click(within(dialog).getByRole('tab', { name: /^Confirmations/ }))
+    await expect(
+      within(dialog).getByRole('list', { name: 'Pending confirmations' }),
+    ).toHaveTextContent('Browser agent (webmcp) · inline')
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deny Reset the counter' }))
+
+    await expect(await call).toEqual({ status: 'cancelled', by: 'operator' })
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    await expect(screen.getByRole('status', { name: 'Count' })).toHaveTextContent('3')
+    await expect(screen.getByRole('region', { name: 'Answered' })).toHaveTextContent(
+      'Denied counter.reset: cancelled',
+    )
   },
 }

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react'
+import { StrictMode, createRef } from 'react'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { z } from 'zod'
 import { createToolmark, errorResult, invalid, ok } from '@toolmark/core'
@@ -425,9 +425,9 @@ describe('ConfirmDialog', () => {
             renderChanges={(changes) => (
               <p data-testid="changes">{changes.map((c) => `${c.path}=${c.after}`).join()}</p>
             )}
-            renderActions={({ approve, deny, pending }) => (
+            renderActions={({ approve, deny, denyRef, pending }) => (
               <div>
-                <button autoFocus onClick={deny}>
+                <button ref={denyRef} onClick={deny}>
                   No thanks
                 </button>
                 <button onClick={approve} disabled={pending}>
@@ -443,10 +443,342 @@ describe('ConfirmDialog', () => {
 
     expect(screen.getByTestId('changes')).toHaveTextContent('title=New')
     expect(screen.queryByRole('table')).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'No thanks' })).toHaveFocus()
     fireEvent.click(screen.getByRole('button', { name: 'Go ahead' }))
     await act(async () => {})
 
     expect(run).toHaveBeenCalledTimes(1)
+  })
+
+  it('gives the dialog element to a ref object and to a callback ref', async () => {
+    const tm = createToolmark()
+    const objectRef = createRef<HTMLDialogElement>()
+    const seen: (HTMLDialogElement | null)[] = []
+    const { unmount } = render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog ref={objectRef} />
+          <ConfirmDialog ref={(node) => void seen.push(node)} data-testid="second" />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    expect(objectRef.current).toBeInstanceOf(HTMLDialogElement)
+    expect(objectRef.current).toHaveAttribute('role', 'alertdialog')
+    expect(seen[0]).toBe(screen.getByTestId('second'))
+    unmount()
+    expect(objectRef.current).toBeNull()
+    expect(seen.at(-1)).toBeNull()
+  })
+
+  it('runs the tool once when a custom Approve calls approve twice in one click', async () => {
+    const tm = createToolmark()
+    const run = vi.fn(() => ok(true))
+    registerClose(tm, run)
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog
+            renderActions={({ approve, deny, denyRef }) => (
+              <div>
+                <button ref={denyRef} onClick={deny}>
+                  No
+                </button>
+                <button
+                  onClick={() => {
+                    approve()
+                    approve()
+                  }}
+                >
+                  Yes
+                </button>
+              </div>
+            )}
+          />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await act(() => tm.call('tickets.close', { id: 3 }, { caller: 'inapp' }))
+
+    fireEvent.click(screen.getByRole('button', { name: 'Yes' }))
+    await act(async () => {})
+
+    expect(run).toHaveBeenCalledTimes(1)
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+  })
+
+  it('moves on when the request on screen is answered somewhere else', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await act(async () => {
+      for (const id of [1, 2]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+    })
+    const [first] = tm.confirmations.list()
+
+    await act(() => tm.confirmations.reject(first.id))
+
+    const dialog = screen.getByRole('alertdialog')
+    expect(dialog).toHaveAccessibleDescription('Close ticket #2 and notify the requester')
+    expect(dialog).not.toHaveTextContent('of 2')
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Deny' })).toHaveFocus()
+  })
+
+  it('shows the input field by field, secrets masked, when a tool has no summary and no changes', async () => {
+    const tm = createToolmark()
+    const run = vi.fn(() => ok(true))
+    tm.register({
+      name: 'payments.send',
+      title: 'Send a payment',
+      description: 'Sends money to an account',
+      hints: { consequential: true },
+      input: z.object({
+        amount: z.number(),
+        to: z.string(),
+        pin: z.string(),
+        beneficiary: z.object({ fullName: z.string(), bank_code: z.string() }),
+      }),
+      sensitive: ['pin'],
+      run,
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    await act(() =>
+      tm.call(
+        'payments.send',
+        {
+          amount: 1_000_000,
+          to: 'XX00 ATTACKER',
+          pin: '4321',
+          beneficiary: { fullName: 'Mallory', bank_code: 'ZZ' },
+        },
+        { caller: 'inapp' },
+      ),
+    )
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Send a payment' })
+    const table = within(dialog).getByRole('table', { name: 'Values' })
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual([
+      'FieldValue',
+      'Amount1000000',
+      'ToXX00 ATTACKER',
+      'Pin••••••hidden',
+      'Beneficiary › Full nameMallory',
+      'Beneficiary › Bank codeZZ',
+    ])
+    expect(table).not.toHaveTextContent('4321')
+    expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+    expect(run).not.toHaveBeenCalled()
+  })
+
+  it('names input values by the entry labels and reads lists and nested arrays', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'orders.place',
+      description: 'Places an order',
+      hints: { destructive: true },
+      input: z.object({
+        to: z.string(),
+        tags: z.array(z.string()),
+        lines: z.array(z.object({ sku: z.string(), qty: z.number() })),
+        notes: z.array(z.string()),
+        gift: z.boolean(),
+      }),
+      confirmation: () => ({ labels: { to: 'Ship to', 'lines.0.qty': 'First line quantity' } }),
+      run: () => ok(true),
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    await act(() =>
+      tm.call(
+        'orders.place',
+        {
+          to: 'Quai 3, Lyon',
+          tags: ['urgent', 'fragile'],
+          lines: [
+            { sku: 'TONER-9', qty: 2 },
+            { sku: 'PAPER-A4', qty: 10 },
+          ],
+          notes: [],
+          gift: false,
+        },
+        { caller: 'inapp' },
+      ),
+    )
+
+    const table = screen.getByRole('table', { name: 'Values' })
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual([
+      'FieldValue',
+      'Ship toQuai 3, Lyon',
+      'Tagsurgent, fragile',
+      'Lines 1 › SkuTONER-9',
+      'First line quantity2',
+      'Lines 2 › SkuPAPER-A4',
+      'Lines 2 › Qty10',
+      'Notes—no value',
+      'Giftfalse',
+    ])
+    expect(within(table).getByRole('rowheader', { name: 'Ship to' })).toBeInTheDocument()
+  })
+
+  it('folds a big input after 20 rows and cuts long text, each with a button for the rest', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'bulk.import',
+      description: 'Imports records',
+      hints: { consequential: true },
+      input: z.record(z.string(), z.string()),
+      run: () => ok(true),
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    const input: Record<string, string> = { story: 'x'.repeat(1_000) }
+    for (let i = 1; i <= 24; i++) input[`field${i}`] = `value ${i}`
+
+    await act(() => tm.call('bulk.import', input, { caller: 'inapp' }))
+
+    const table = screen.getByRole('table', { name: 'Values' })
+    expect(within(table).getAllByRole('row')).toHaveLength(21)
+    const story = within(table).getByRole('row', { name: /^Story/ })
+    expect(story).toHaveTextContent(`Story${'x'.repeat(280)}… Show 720 more characters`)
+
+    fireEvent.click(within(story).getByRole('button', { name: 'Show 720 more characters' }))
+    expect(story).toHaveTextContent(`Story${'x'.repeat(1_000)}`)
+    expect(within(story).queryByRole('button')).not.toBeInTheDocument()
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show 5 more' }))
+    expect(within(table).getAllByRole('row')).toHaveLength(26)
+    expect(within(table).getAllByRole('row').at(-1)).toHaveTextContent('Field24value 24')
+    expect(screen.queryByRole('button', { name: /^Show \d+ more$/ })).not.toBeInTheDocument()
+  })
+
+  it('shows every value of a whole submission and marks the changed ones, before and after', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'ticket.submit',
+      title: 'Create ticket',
+      description: 'Submits the ticket form',
+      hints: { consequential: true },
+      sensitive: ['password'],
+      confirmation: () => ({
+        summary: 'Submit the ticket form',
+        input: {
+          title: 'Printer jammed',
+          priority: 'high',
+          requester: { email: 'ana@example.com' },
+          password: 'hunter2',
+        },
+        changes: [
+          { path: 'title', before: '', after: 'Printer jammed' },
+          { path: 'priority', before: 'normal', after: 'high' },
+          { path: 'attachments', after: 2 },
+        ],
+        labels: {
+          title: 'Title',
+          priority: 'Priority',
+          'requester.email': 'Requester email',
+          password: 'Portal password',
+          attachments: 'Attachments',
+        },
+      }),
+      run: () => ok(true),
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    await act(() => tm.call('ticket.submit', {}, { caller: 'inapp' }))
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Create ticket' })
+    expect(within(dialog).queryByRole('table', { name: 'Changes' })).not.toBeInTheDocument()
+    const table = within(dialog).getByRole('table', { name: 'Values' })
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual([
+      'FieldValue',
+      'Title ChangedBefore: —no value After: Printer jammed',
+      'Priority ChangedBefore: normal After: high',
+      'Requester emailana@example.com',
+      'Portal password••••••hidden',
+      'Attachments ChangedBefore: —no value After: 2',
+    ])
+    expect(within(table).getByRole('rowheader', { name: 'Priority Changed' })).toBeInTheDocument()
+    expect(within(table).getByRole('rowheader', { name: 'Requester email' })).toBeInTheDocument()
+    expect(table).not.toHaveTextContent('hunter2')
+  })
+
+  it('keeps the values a custom change view leaves out of a whole submission', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'ticket.submit',
+      description: 'Submits the ticket form',
+      hints: { consequential: true },
+      confirmation: () => ({
+        input: { title: 'Printer jammed', priority: 'normal' },
+        changes: [{ path: 'title', before: '', after: 'Printer jammed' }],
+      }),
+      run: () => ok(true),
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog
+            renderChanges={(changes) => (
+              <p data-testid="changes">{changes.map((c) => `${c.path}=${c.after}`).join()}</p>
+            )}
+          />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    await act(() => tm.call('ticket.submit', {}, { caller: 'inapp' }))
+
+    expect(screen.getByTestId('changes')).toHaveTextContent('title=Printer jammed')
+    const table = screen.getByRole('table', { name: 'Values' })
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['FieldValue', 'Prioritynormal'])
   })
 
   describe('with fake timers', () => {

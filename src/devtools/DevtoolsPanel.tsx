@@ -1,5 +1,6 @@
 'use client'
-import { useId, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { createPortal } from 'react-dom'
 import type { Caller } from '@toolmark/core'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { useAgentActivity } from '../useAgentActivity'
@@ -12,12 +13,15 @@ import { Tabs, type TabSpec } from './Tabs'
 import { ToolsTab } from './ToolsTab'
 import type { ToolmarkDevtoolsProps } from './ToolmarkDevtools'
 import { useManifest } from './useManifest'
+import { useAppColorScheme } from '../useAppColorScheme'
+import { useDevtoolsHost } from './useDevtoolsHost'
 
 type TabId = 'tools' | 'call' | 'activity' | 'confirmations'
 
 /**
- * The devtools themselves: a toggle button and a floating panel with four tabs. Only reachable
- * through `<ToolmarkDevtools>` outside production builds.
+ * The devtools themselves: a toggle button and a floating panel with four tabs, rendered where
+ * they are mounted, or inside `<ConfirmDialog>` while it is open (see {@link useDevtoolsHost}).
+ * Only reachable through `<ToolmarkDevtools>` outside production builds.
  */
 export function DevtoolsPanel({
   initialIsOpen = false,
@@ -27,7 +31,14 @@ export function DevtoolsPanel({
   toolmark,
 }: ToolmarkDevtoolsProps) {
   const tm = useResolvedToolmark(toolmark, '<ToolmarkDevtools>')
-  const [open, setOpen] = useState(initialIsOpen)
+  const anchor = useRef<HTMLSpanElement | null>(null)
+  const { container: host, dialogVisit } = useDevtoolsHost(anchor)
+  const [wantsOpen, setOpen] = useState(initialIsOpen)
+  // While a confirmation dialog is open the panel steps aside (only the toggle shows, in the
+  // dialog's tab order), so the request stays readable; opening it there shows it over the
+  // dialog, and it comes back by itself once the dialog closes.
+  const [openedInVisit, setOpenedInVisit] = useState(0)
+  const open = wantsOpen && (dialogVisit === 0 || openedInVisit === dialogVisit)
   const [tab, setTab] = useState<TabId>('tools')
   const [caller, setCaller] = useState<Caller>('inapp')
   const [call, setCall] = useState<CallState>(initialCallState)
@@ -45,9 +56,22 @@ export function DevtoolsPanel({
   const toggleRef = useRef<HTMLButtonElement | null>(null)
   const selectedTab = useRef<HTMLButtonElement | null>(null)
   const focusTabOnOpen = useRef(false)
+  const root = useRef<HTMLElement | null>(null)
+
+  // Back from a dialog that took focus with it (what had focus was in the panel, which stepped
+  // aside): focus goes to the panel's selected tab rather than nowhere.
+  const lastVisit = useRef(dialogVisit)
+  useEffect(() => {
+    const returned = lastVisit.current !== 0 && dialogVisit === 0
+    lastVisit.current = dialogVisit
+    const active = root.current?.ownerDocument.activeElement
+    if (returned && open && focusIsLost(active)) selectedTab.current?.focus()
+  }, [dialogVisit, open])
+  const appScheme = useAppColorScheme(root, colorScheme === 'system' && host !== null)
 
   const show = (next: boolean) => {
     setOpen(next)
+    setOpenedInVisit(next ? dialogVisit : 0)
     focusTabOnOpen.current = next
     if (!next) toggleRef.current?.focus()
   }
@@ -80,11 +104,13 @@ export function DevtoolsPanel({
     },
   ]
 
-  return (
+  const panel = (
     <aside
+      ref={root}
       {...{ [DEVTOOLS_ATTRIBUTE]: '' }}
       data-position={position}
       data-color-scheme={colorScheme}
+      data-app-color-scheme={colorScheme === 'system' ? appScheme : undefined}
       aria-label="Toolmark devtools"
     >
       <style>{devtoolsCss}</style>
@@ -151,4 +177,18 @@ export function DevtoolsPanel({
       </button>
     </aside>
   )
+
+  return (
+    <>
+      {/* Marks the devtools' place in the page; the panel itself lives in a movable container. */}
+      <span ref={anchor} hidden data-toolmark-devtools-anchor="" />
+      {host ? createPortal(panel, host) : null}
+    </>
+  )
+}
+
+/** Nothing usable has focus: the page itself, or an element that is gone or no longer shown. */
+function focusIsLost(active: Element | null | undefined): boolean {
+  if (!active || active === active.ownerDocument.body || !active.isConnected) return true
+  return typeof active.checkVisibility === 'function' && !active.checkVisibility()
 }

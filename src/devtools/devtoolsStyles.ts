@@ -35,9 +35,13 @@ ${root} {
   text-align: start;
 }
 @media (prefers-color-scheme: dark) {
-  ${root}:not([data-color-scheme='light']) { ${theme(1)} color-scheme: dark; }
+  ${root}:not([data-color-scheme='light']):not([data-app-color-scheme='light']) {
+    ${theme(1)} color-scheme: dark;
+  }
 }
-${root}[data-color-scheme='dark'] { ${theme(1)} color-scheme: dark; }
+${root}[data-color-scheme='dark'], ${root}[data-app-color-scheme='dark'] {
+  ${theme(1)} color-scheme: dark;
+}
 ${root}[data-position='bottom-right'] { inset-block-end: 1rem; inset-inline-end: 1rem; }
 ${root}[data-position='bottom-left'] { inset-block-end: 1rem; inset-inline-start: 1rem; align-items: flex-start; }
 ${root}[data-position='top-right'] { inset-block-start: 1rem; inset-inline-end: 1rem; flex-direction: column-reverse; }
@@ -107,7 +111,7 @@ ${root} [data-part='count'] {
 }
 ${root} form { display: grid; gap: 0.625rem; }
 ${root} [data-part='toolbar'], ${root} [data-part='fields'], ${root} [data-part='actions'] {
-  display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 0.75rem;
+  display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-start; gap: 0.5rem 0.75rem;
 }
 ${root} label { display: inline-flex; align-items: center; gap: 0.375rem; color: var(--_muted); }
 ${root} label[data-block] { display: flex; flex-direction: column; align-items: stretch; }

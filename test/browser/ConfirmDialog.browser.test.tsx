@@ -304,6 +304,122 @@ describe('ConfirmDialog in Chromium', () => {
       expect(await violations(element)).toEqual([])
     })
 
+    it('follows the dark color-scheme the app declares on its root, over a light system', async () => {
+      await cdp().send('Emulation.setEmulatedMedia', {
+        features: [{ name: 'prefers-color-scheme', value: 'light' }],
+      })
+      document.documentElement.style.colorScheme = 'dark'
+      try {
+        const { tm } = setup()
+        await render(<App tm={tm} />)
+        await openQueueWithChanges(tm)
+        const element = dialog().element()
+        expect(matchMedia('(prefers-color-scheme: dark)').matches).toBe(false)
+        await expect.poll(() => getComputedStyle(element).backgroundColor).toBe('rgb(27, 30, 36)')
+        expect(getComputedStyle(element).colorScheme).toBe('dark')
+
+        expect(await violations(element)).toEqual([])
+      } finally {
+        document.documentElement.style.colorScheme = ''
+      }
+    })
+
+    it('follows a light color-scheme the app declares over a dark system, and a switch while open', async () => {
+      await cdp().send('Emulation.setEmulatedMedia', {
+        features: [{ name: 'prefers-color-scheme', value: 'dark' }],
+      })
+      document.documentElement.style.colorScheme = 'light'
+      try {
+        const { tm } = setup()
+        await render(<App tm={tm} />)
+        await openQueueWithChanges(tm)
+        const element = dialog().element()
+        await expect
+          .poll(() => getComputedStyle(element).backgroundColor)
+          .toBe('rgb(255, 255, 255)')
+        expect(await violations(element)).toEqual([])
+
+        // The app switches to its dark theme while the dialog is open.
+        document.documentElement.style.colorScheme = 'dark'
+        await expect.poll(() => getComputedStyle(element).backgroundColor).toBe('rgb(27, 30, 36)')
+        // Declaring both schemes hands the choice back to the system (dark here).
+        document.documentElement.style.colorScheme = 'light dark'
+        await expect.poll(() => element.getAttribute('data-app-color-scheme')).toBeNull()
+        expect(getComputedStyle(element).backgroundColor).toBe('rgb(27, 30, 36)')
+        expect(await violations(element)).toEqual([])
+      } finally {
+        document.documentElement.style.colorScheme = ''
+      }
+    })
+
+    it('lets colorScheme="light" win over a dark app and a dark system', async () => {
+      await cdp().send('Emulation.setEmulatedMedia', {
+        features: [{ name: 'prefers-color-scheme', value: 'dark' }],
+      })
+      document.documentElement.style.colorScheme = 'dark'
+      try {
+        const { tm } = setup()
+        await render(<App tm={tm} colorScheme="light" />)
+        void tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+        await expect.element(dialog()).toBeVisible()
+
+        expect(getComputedStyle(dialog().element()).backgroundColor).toBe('rgb(255, 255, 255)')
+      } finally {
+        document.documentElement.style.colorScheme = ''
+      }
+    })
+
+    async function openInputAndSubmission(tm: Toolmark) {
+      tm.register({
+        name: 'payments.send',
+        title: 'Send a payment',
+        description: 'Sends money',
+        hints: { consequential: true },
+        input: z.object({ amount: z.number(), to: z.string(), pin: z.string() }),
+        sensitive: ['pin'],
+        run: () => ok(true),
+      })
+      tm.register({
+        name: 'ticket.submit',
+        title: 'Create ticket',
+        description: 'Submits the ticket form',
+        hints: { consequential: true },
+        confirmation: () => ({
+          summary: 'Submit the ticket form',
+          input: { title: 'Printer jammed', priority: 'high', body: 'Paper '.repeat(80) },
+          changes: [{ path: 'priority', before: 'normal', after: 'high' }],
+          labels: { title: 'Title', priority: 'Priority', body: 'Description' },
+        }),
+        run: () => ok(true),
+      })
+      await tm.call(
+        'payments.send',
+        { amount: 1e6, to: 'XX00 ATTACKER', pin: '1' },
+        { caller: 'inapp' },
+      )
+      await tm.call('ticket.submit', {}, { caller: 'inapp' })
+      await expect.element(page.getByRole('table', { name: 'Values' })).toBeVisible()
+    }
+
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`has no axe violations with the input and a whole submission shown, ${scheme}`, async () => {
+        await cdp().send('Emulation.setEmulatedMedia', {
+          features: [{ name: 'prefers-color-scheme', value: scheme }],
+        })
+        const { tm } = setup()
+        await render(<App tm={tm} />)
+        await openInputAndSubmission(tm)
+        const values = page.getByRole('table', { name: 'Values' })
+        await expect.element(values).toHaveTextContent('ToXX00 ATTACKER')
+        expect(await violations(dialog().element())).toEqual([])
+
+        await userEvent.click(button('Next'))
+        await expect.element(values).toHaveTextContent('Priority ChangedBefore: normal After: high')
+        await expect.element(button('Show 200 more characters')).toBeVisible()
+        expect(await violations(dialog().element())).toEqual([])
+      })
+    }
+
     it('has no axe violations while showing an error outcome', async () => {
       const { tm } = setup({}, () => errorResult('Mail server is down'))
       await render(<App tm={tm} />)
@@ -313,6 +429,52 @@ describe('ConfirmDialog in Chromium', () => {
 
       expect(await violations(dialog().element())).toEqual([])
     })
+  })
+
+  it('starts focus on a custom Deny given denyRef, and Escape still denies', async () => {
+    const { tm, runs } = setup()
+    await render(
+      <App
+        tm={tm}
+        renderActions={({ approve, deny, denyRef }) => (
+          <div>
+            <button type="button" ref={denyRef} onClick={deny}>
+              Not now
+            </button>
+            <button type="button" onClick={approve}>
+              Go ahead
+            </button>
+          </div>
+        )}
+      />,
+    )
+    const call = tm.call('tickets.close', { id: 8 }, { caller: 'webmcp' })
+    await expect.element(button('Not now')).toHaveFocus()
+
+    await userEvent.keyboard('{Escape}')
+
+    expect(await call).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(runs).toEqual([])
+  })
+
+  it('wraps a long value inside the dialog instead of widening it', async () => {
+    const { tm } = setup()
+    tm.register({
+      name: 'notes.save',
+      description: 'Saves a note',
+      hints: { consequential: true },
+      input: z.object({ text: z.string() }),
+      run: () => ok(true),
+    })
+    await render(<App tm={tm} />)
+    void tm.call('notes.save', { text: 'word'.repeat(60) }, { caller: 'inapp' })
+    const values = page.getByRole('table', { name: 'Values' })
+    await expect.element(values).toBeVisible()
+
+    const box = dialog().element().getBoundingClientRect()
+    const table = values.element().getBoundingClientRect()
+    expect(table.right).toBeLessThanOrEqual(box.right)
+    expect(dialog().element().scrollWidth).toBeLessThanOrEqual(dialog().element().clientWidth)
   })
 
   it('lays out right to left with logical properties', async () => {

@@ -1,11 +1,12 @@
-import { StrictMode, useSyncExternalStore } from 'react'
+import { StrictMode, useState, useSyncExternalStore } from 'react'
+import { flushSync } from 'react-dom'
 import { render } from 'vitest-browser-react'
-import { page, userEvent } from 'vitest/browser'
+import { cdp, page, userEvent } from 'vitest/browser'
 import axe from 'axe-core'
 import { z } from 'zod'
 import { createToolmark, ok, refuse } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
-import { ToolProvider } from '@toolmark/react'
+import { ConfirmDialog, ToolProvider } from '@toolmark/react'
 import * as devtoolsEntry from '@toolmark/react/devtools'
 import { ToolmarkDevtools, type ToolmarkDevtoolsProps } from '@toolmark/react/devtools'
 
@@ -177,6 +178,48 @@ describe('ToolmarkDevtools in Chromium', () => {
     })
   })
 
+  it('lists every tool after two batches of registrations, one read in the middle of a batch', async () => {
+    const tm = createToolmark()
+    const tool = (name: string) => ({ name, description: `The ${name} tool`, run: () => ok(true) })
+    let renderNow = () => {}
+    function Host() {
+      const [, setRenders] = useState(0)
+      renderNow = () => flushSync(() => setRenders((n) => n + 1))
+      return (
+        <StrictMode>
+          <ToolProvider toolmark={tm}>
+            <ToolmarkDevtools initialIsOpen />
+          </ToolProvider>
+        </StrictMode>
+      )
+    }
+    await render(<Host />)
+    const count = page.getByText(/visible to Assistant/)
+    const names = () =>
+      Array.from(
+        devtools().element().querySelectorAll('[aria-label="Tools"] > li h3'),
+        (h) => h.textContent,
+      )
+
+    tm.register(tool('a.one'))
+    tm.register(tool('a.two'))
+    await expect.element(count).toHaveTextContent('2 tools visible to Assistant (inapp)')
+    const first = tm.rev
+    await expect.element(count).toHaveTextContent(`· rev ${first}`)
+
+    // The panel renders after the first registration of the batch and before the others.
+    tm.register(tool('b.one'))
+    renderNow()
+    expect(count.element()).toHaveTextContent('3 tools visible')
+    tm.register(tool('b.two'))
+    tm.register(tool('b.three'))
+
+    await expect
+      .element(count)
+      .toHaveTextContent(`5 tools visible to Assistant (inapp) · rev ${first + 1}`)
+    expect(names()).toEqual(['a.one', 'a.two', 'b.one', 'b.three', 'b.two'])
+  })
+
   it('runs a call with edited input, showing an invalid result with its paths, then ok', async () => {
     const { tm, store } = setup()
     await render(<App tm={tm} store={store} initialIsOpen />)
@@ -324,6 +367,141 @@ describe('ToolmarkDevtools in Chromium', () => {
     await expect.element(toggle()).toHaveAttribute('aria-expanded', 'false')
   })
 
+  describe('while the confirmation dialog is open', () => {
+    function AppWithDialog({
+      tm,
+      store,
+    }: {
+      tm: Toolmark
+      store: ReturnType<typeof setup>['store']
+    }) {
+      return (
+        <StrictMode>
+          <ToolProvider toolmark={tm}>
+            <Notes store={store} />
+            <ConfirmDialog />
+            <ToolmarkDevtools />
+          </ToolProvider>
+        </StrictMode>
+      )
+    }
+    const dialog = () => page.getByRole('alertdialog')
+
+    /**
+     * How Chromium's accessibility tree (what screen readers read) has a button whose name starts
+     * with `name`; `undefined` when it is not there (inert content is left out of it).
+     */
+    async function accessibleButton(name: string) {
+      const session = cdp()
+      const { frameTree } = await session.send('Page.getFrameTree')
+      const frame = frameTree.childFrames?.find((c) => c.frame.url === location.href)?.frame
+      const { nodes } = await session.send('Accessibility.getFullAXTree', { frameId: frame?.id })
+      const node = nodes.find(
+        (n) => n.role?.value === 'button' && String(n.name?.value ?? '').startsWith(name),
+      )
+      return node ? { ignored: node.ignored } : undefined
+    }
+
+    it('can be reached from the dialog by keyboard, and their Confirmations tab answers', async () => {
+      const { tm, store } = setup()
+      await render(<AppWithDialog tm={tm} store={store} />)
+      const call = tm.call('notes.delete', { id: 1 }, { caller: 'webmcp' })
+      await expect.element(button('Deny')).toHaveFocus()
+      await expect.poll(() => accessibleButton('Toolmark devtools')).toEqual({ ignored: false })
+      expect(dialog().element().contains(devtools().element())).toBe(true)
+
+      await userEvent.keyboard('{Tab}')
+      await expect.element(button('Approve')).toHaveFocus()
+      await userEvent.keyboard('{Tab}')
+      await expect.element(toggle()).toHaveFocus()
+      await userEvent.keyboard('{Enter}')
+      await expect.element(tab('Tools')).toHaveFocus()
+      await userEvent.keyboard('{End}')
+      await expect.element(tab('Confirmations')).toHaveAttribute('aria-selected', 'true')
+      const pending = page.getByRole('list', { name: 'Pending confirmations' })
+      await expect.element(pending).toHaveTextContent('Browser agent (webmcp) · inline')
+
+      // Escape in the panel closes the panel and leaves the request alone.
+      await userEvent.keyboard('{Escape}')
+      await expect.element(toggle()).toHaveFocus()
+      await expect.element(toggle()).toHaveAttribute('aria-expanded', 'false')
+      expect(tm.confirmations.list()).toHaveLength(1)
+      expect((dialog().element() as HTMLDialogElement).open).toBe(true)
+
+      await userEvent.keyboard('{Enter}')
+      await userEvent.click(button('Deny Delete a note'))
+
+      expect(await call).toEqual({ status: 'cancelled', by: 'operator' })
+      await expect.element(dialog()).not.toBeInTheDocument()
+      await expect.element(notes()).toHaveTextContent('Water the plants')
+      // Back in the page, still open on the answer it gave.
+      await expect.poll(() => devtools().element().closest('dialog')).toBeNull()
+      await expect
+        .element(page.getByRole('region', { name: 'Answered' }))
+        .toHaveTextContent('Denied notes.delete: cancelled')
+      expect(await accessibleButton('Close')).toEqual({ ignored: false })
+    })
+
+    it('steps the open panel aside while the dialog asks, then brings it back as it was', async () => {
+      const { tm, store } = setup()
+      await render(<AppWithDialog tm={tm} store={store} />)
+      await userEvent.click(toggle())
+      await userEvent.click(tab('Call'))
+      await userEvent.selectOptions(page.getByRole('combobox', { name: /^Tool\b/ }), 'notes.delete')
+      await userEvent.selectOptions(page.getByLabelText('Caller'), 'mcp')
+      await userEvent.fill(page.getByLabelText('Input (JSON)'), '{ "id": 1 }')
+      await userEvent.click(button('Run'))
+
+      await expect.element(button('Deny')).toHaveFocus()
+      await expect.poll(() => dialog().element().contains(devtools().element())).toBe(true)
+      // The panel steps aside so the request can be read; its toggle stays in the dialog.
+      await expect.element(page.getByRole('tablist')).not.toBeInTheDocument()
+      await expect.element(toggle()).toHaveAttribute('aria-expanded', 'false')
+
+      await userEvent.click(button('Approve'))
+
+      await expect.element(dialog()).not.toBeInTheDocument()
+      await expect.element(tab('Call')).toHaveAttribute('aria-selected', 'true')
+      const result = page.getByRole('region', { name: 'Result' })
+      await expect.element(result).toHaveTextContent('notes.delete as Desktop app (mcp): ok')
+      await expect.element(notes()).not.toHaveTextContent('Water the plants')
+      // What had focus left with the panel: focus comes back to the panel's selected tab.
+      await expect.element(tab('Call')).toHaveFocus()
+    })
+
+    it('gives focus back to the devtools toggle once the request it was on is answered', async () => {
+      const { tm, store } = setup()
+      await render(<AppWithDialog tm={tm} store={store} />)
+      await userEvent.click(toggle())
+      await userEvent.click(toggle())
+      await expect.element(toggle()).toHaveFocus()
+
+      const call = tm.call('notes.delete', { id: 1 }, { caller: 'webmcp' })
+      await expect.element(button('Deny')).toHaveFocus()
+      await expect.poll(() => dialog().element().contains(devtools().element())).toBe(true)
+      await userEvent.keyboard('{Escape}')
+
+      expect(await call).toEqual({ status: 'cancelled', by: 'operator' })
+      await expect.element(dialog()).not.toBeInTheDocument()
+      await expect.poll(() => devtools().element().closest('dialog')).toBeNull()
+      await expect.element(toggle()).toHaveFocus()
+    })
+
+    it('has no axe violations with the devtools open inside the dialog', async () => {
+      const { tm, store } = setup()
+      await render(<AppWithDialog tm={tm} store={store} />)
+      void tm.call('notes.delete', { id: 1 }, { caller: 'webmcp' })
+      await expect.poll(() => dialog().element().contains(devtools().element())).toBe(true)
+      await userEvent.click(toggle())
+      await userEvent.click(tab('Confirmations'))
+      await expect
+        .element(page.getByRole('list', { name: 'Pending confirmations' }))
+        .toHaveTextContent('Delete note #1')
+
+      expect(await violations(dialog().element())).toEqual([])
+    })
+  })
+
   describe('accessibility', () => {
     async function everyTab() {
       const found: Record<string, string[]> = {}
@@ -362,6 +540,21 @@ describe('ToolmarkDevtools in Chromium', () => {
         .toHaveTextContent('invalid')
 
       expect(await everyTab()).toEqual(clean)
+    })
+
+    it('follows the dark color-scheme the app declares on its root, with no axe violations', async () => {
+      document.documentElement.style.colorScheme = 'dark'
+      try {
+        const { tm, store } = setup()
+        await render(<App tm={tm} store={store} initialIsOpen />)
+        await tm.call('notes.delete', { id: 1 }, { caller: 'inapp' })
+        const panel = devtools().element().querySelector('[data-part="panel"]')!
+        await expect.poll(() => getComputedStyle(panel).backgroundColor).toBe('rgb(27, 30, 36)')
+
+        expect(await everyTab()).toEqual(clean)
+      } finally {
+        document.documentElement.style.colorScheme = ''
+      }
     })
 
     it('has no axe violations while closed', async () => {

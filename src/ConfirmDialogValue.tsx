@@ -1,0 +1,98 @@
+import { useState, type CSSProperties } from 'react'
+import { REDACTED } from '@toolmark/core'
+import type { ConfirmDialogLabels } from './confirmDialogLabels'
+
+/** Text past this many characters is cut, with a button to show the rest. */
+export const TEXT_LIMIT = 280
+
+/** Hidden on screen, read by screen readers. Inline, so it holds with `unstyled` too. */
+export const visuallyHidden: CSSProperties = {
+  position: 'absolute',
+  inlineSize: '1px',
+  blockSize: '1px',
+  margin: '-1px',
+  padding: 0,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+}
+
+const isEmpty = (value: unknown) =>
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+
+/**
+ * One value as a person reads it: a redacted value masked (and read out as "hidden"), an absent
+ * or empty one as a dash ("no value"), a list of plain values comma-separated, long text cut
+ * with a button to show the rest.
+ */
+export function ConfirmDialogValue({
+  value,
+  present = true,
+  labels,
+}: {
+  value: unknown
+  /** False when there is no value at all (a change's missing side). */
+  present?: boolean
+  labels: ConfirmDialogLabels
+}) {
+  if (value === REDACTED) {
+    return (
+      <span data-part="masked">
+        <span aria-hidden="true">••••••</span>
+        <span style={visuallyHidden}>{labels.hidden}</span>
+      </span>
+    )
+  }
+  if (!present || isEmpty(value)) {
+    return (
+      <span data-part="empty">
+        <span aria-hidden="true">—</span>
+        <span style={visuallyHidden}>{labels.noValue}</span>
+      </span>
+    )
+  }
+  if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) {
+    return (
+      <>
+        {value.map((item, i) => (
+          <span key={i}>
+            {i > 0 ? ', ' : null}
+            <ConfirmDialogValue value={item} labels={labels} />
+          </span>
+        ))}
+      </>
+    )
+  }
+  return <LongText text={formatValue(value)} labels={labels} />
+}
+
+function LongText({ text, labels }: { text: string; labels: ConfirmDialogLabels }) {
+  const [whole, setWhole] = useState(false)
+  if (whole || text.length <= TEXT_LIMIT) return <>{text}</>
+  return (
+    <>
+      {text.slice(0, TEXT_LIMIT)}…{' '}
+      <button type="button" data-part="more" onClick={() => setWhole(true)}>
+        {labels.moreText(text.length - TEXT_LIMIT)}
+      </button>
+    </>
+  )
+}
+
+/** Plain values as text; anything else as JSON. */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
+    return String(value)
+  }
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}

@@ -1,0 +1,78 @@
+import { inputLeaves, readablePath, valueRows } from '../src/confirmDialogRows'
+
+describe('the rows of a confirmation', () => {
+  it('lists nothing for an absent or empty input', () => {
+    expect(valueRows(undefined, undefined, undefined)).toEqual([])
+    expect(valueRows({}, undefined, undefined)).toEqual([])
+  })
+
+  it('lists an input that is a plain value as one row at the root path', () => {
+    expect(valueRows('hello', undefined, undefined)).toEqual([
+      { path: '', label: '', value: 'hello' },
+    ])
+  })
+
+  it('flattens nested objects to dot paths in the input order', () => {
+    expect(inputLeaves({ b: 1, a: { d: true, c: null } })).toEqual([
+      ['b', 1],
+      ['a.d', true],
+      ['a.c', null],
+    ])
+  })
+
+  it('keeps a list of plain values as one leaf and indexes arrays of objects', () => {
+    expect(inputLeaves({ tags: ['a', 'b'], lines: [{ sku: 'X' }, 'loose'], none: [] })).toEqual([
+      ['tags', ['a', 'b']],
+      ['lines.0.sku', 'X'],
+      ['lines.1', 'loose'],
+      ['none', []],
+    ])
+  })
+
+  it('stops at a cycle or past twelve levels instead of recursing for ever', () => {
+    const loop: Record<string, unknown> = { name: 'loop' }
+    loop.self = loop
+    expect(inputLeaves(loop)).toEqual([
+      ['name', 'loop'],
+      ['self', loop],
+    ])
+    let deep: unknown = 'bottom'
+    for (let i = 0; i < 50; i++) deep = { d: deep }
+    const [[path]] = inputLeaves(deep)
+    expect(path.split('.')).toHaveLength(12)
+  })
+
+  it('reads a path as words: camelCase, snake_case and positions counted from 1', () => {
+    expect(readablePath('requester.dueDate')).toBe('Requester › Due date')
+    expect(readablePath('lines.0.unit_price')).toBe('Lines 1 › Unit price')
+    expect(readablePath('ID')).toBe('Id')
+  })
+
+  it('names a row by its label first, else by its readable path', () => {
+    const rows = valueRows({ to: 'x', cc: 'y' }, undefined, { to: 'Recipient' })
+    expect(rows.map((row) => row.label)).toEqual(['Recipient', 'Cc'])
+  })
+
+  it('puts a change in place of the leaf it covers and appends changes the input lacks', () => {
+    const rows = valueRows(
+      { title: 'New', address: { city: 'Lyon', zip: '69001' }, note: 'same' },
+      [
+        { path: 'status', before: 'draft', after: 'open' },
+        { path: 'address', before: { city: 'Nice' }, after: { city: 'Lyon', zip: '69001' } },
+        { path: 'title', before: 'Old', after: 'New' },
+      ],
+      undefined,
+    )
+    expect(rows.map((row) => [row.path, row.change ? 'changed' : row.value])).toEqual([
+      ['title', 'changed'],
+      ['address', 'changed'],
+      ['note', 'same'],
+      ['status', 'changed'],
+    ])
+  })
+
+  it('marks every row changed when every value sent is a change', () => {
+    const rows = valueRows({ email: 'a@b.c' }, [{ path: 'email', before: 'x', after: 'a@b.c' }], {})
+    expect(rows.every((row) => row.change)).toBe(true)
+  })
+})
