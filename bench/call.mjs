@@ -196,13 +196,19 @@ const [
 
 // --- 2. manifest() for 500 tools: first call vs repeated ---------------------------------------
 
-function registry(count) {
+/** A fresh schema object (never converted before: conversions are cached per schema object). */
+const toolInput = () =>
+  z.object({ id: z.string(), note: z.string().optional(), level: z.enum(['a', 'b']) })
+
+/** `count` tools; `schemas` fresh schema objects shared round-robin (default: one per tool). */
+function registry(count, schemas = count) {
+  const shared = Array.from({ length: schemas }, toolInput)
   const registry = createToolmark({ dev: false })
   for (let i = 0; i < count; i++) {
     registry.register({
       name: `section${i % 10}.tool${i}`,
       description: `Tool number ${i}.`,
-      input: z.object({ id: z.string(), note: z.string().optional(), level: z.enum(['a', 'b']) }),
+      input: shared[i % schemas],
       hints: i % 3 === 0 ? { readOnly: true } : {},
       run: () => ok(i),
     })
@@ -210,14 +216,35 @@ function registry(count) {
   return registry
 }
 
-const coldRuns = []
-for (let r = 0; r < 7; r++) {
-  const fresh = registry(500)
-  const start = performance.now()
-  fresh.manifest()
-  coldRuns.push((performance.now() - start) * 1000)
+/** Median µs of the first `manifest()` of fresh registries, in interleaved rounds. */
+function firstManifests(variants, rounds) {
+  const samples = variants.map(() => [])
+  for (let r = 0; r < rounds; r++) {
+    variants.forEach((make, v) => {
+      const fresh = make()
+      const start = performance.now()
+      fresh()
+      samples[v].push((performance.now() - start) * 1000)
+    })
+  }
+  return samples.map(median)
 }
-const first = median(coldRuns)
+
+// The floor of a first manifest: one Standard JSON Schema conversion per schema object.
+const convertTen = () => {
+  const schemas = Array.from({ length: 10 }, toolInput)
+  return () => {
+    for (const schema of schemas) schema['~standard'].jsonSchema.input({ target: 'draft-2020-12' })
+  }
+}
+const manifestOf = (count, schemas) => () => {
+  const fresh = registry(count, schemas)
+  return () => fresh.manifest()
+}
+const [first, firstShared, firstDistinct250, tenConversions] = firstManifests(
+  [manifestOf(500, 500), manifestOf(500, 10), manifestOf(250, 250), convertTen],
+  15,
+)
 
 // After a change: per-tool entries are kept, only the list is rebuilt.
 const changing = registry(500)
@@ -267,7 +294,16 @@ console.log(
 )
 console.log('')
 console.log('manifest() of 500 tools (summary)')
-console.log(`  first call (schemas + signatures)      ${fmt(first)}`)
+console.log(`  first call, 500 distinct schemas       ${fmt(first)}`)
+console.log(`  first call, 250 tools, 250 schemas     ${fmt(firstDistinct250)}`)
+console.log(
+  `  ratio 500 / 250 distinct               ${ratio(first, firstDistinct250).padStart(11)}  (linear: ≈ 2×)`,
+)
+console.log(`  first call, 500 tools sharing 10       ${fmt(firstShared)}`)
+console.log(`  10 conversions (one per schema)        ${fmt(tenConversions)}`)
+console.log(
+  `  ratio shared first / 10 conversions    ${ratio(firstShared, tenConversions).padStart(11)}`,
+)
 console.log(`  after a change (entries cached)        ${fmt(afterChange)}`)
 console.log(`  repeated, same rev, 500 tools          ${fmt(repeated500)}`)
 console.log(`  repeated, same rev, 50 tools           ${fmt(repeated50)}`)

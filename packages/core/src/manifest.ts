@@ -1,8 +1,13 @@
 import { isCaller, isObject } from './guards'
+import {
+  inputJsonSchema,
+  signatureOf,
+  type JsonSchemaConverter,
+  type SchemaConversion,
+} from './jsonSchema'
 import type { RegistryInternals, ToolRecord } from './toolRecord'
 import { deepFreeze } from './results'
-import { renderSignature, resolveJsonSchema } from './schema'
-import type { Caller, JsonSchema, Manifest, ManifestEntry, StandardSchemaV1 } from './types'
+import type { Caller, JsonSchema, Manifest, ManifestEntry } from './types'
 
 type Detail = 'summary' | 'full'
 
@@ -19,22 +24,25 @@ const byName = (a: ManifestEntry, b: ManifestEntry) =>
 
 export function createManifests(
   internals: RegistryInternals,
-  converter: ((schema: StandardSchemaV1) => JsonSchema | undefined) | undefined,
+  converter: JsonSchemaConverter | undefined,
 ): Manifests {
   const cache = new Map<string, Manifest>()
 
+  // Conversions are shared page-wide (one per schema object); a failed one is reported once
+  // per registry, not once per tool that uses it or per revision.
+  const reported = new WeakSet<SchemaConversion>()
+
   function schemaOf(record: ToolRecord): JsonSchema | undefined {
     if (record.schema === undefined) {
-      try {
-        const schema = resolveJsonSchema(record.def.input, record.def.inputSchema, converter)
-        record.schema = isObject(schema) ? deepFreeze(structuredClone(schema)) : null
-      } catch (cause) {
-        record.schema = null
+      const conversion = inputJsonSchema(record.def.input, record.def.inputSchema, converter)
+      record.schema = conversion.schema ?? null
+      if (conversion.failed && !reported.has(conversion)) {
+        reported.add(conversion)
         internals.errorEvent({
           code: 'json_schema_failed',
-          message: `The input JSON Schema of "${record.name}" could not be produced`,
+          message: `The input JSON Schema of "${record.name}" could not be produced (reported once for every tool sharing its schema object)`,
           tool: record.name,
-          cause,
+          cause: conversion.cause,
         })
       }
     }
@@ -52,7 +60,7 @@ export function createManifests(
     entry.description = def.description
     entry.hints = { ...record.hints }
     const budget = detail === 'summary' ? internals.limits.signatureBudget : Infinity
-    const signature = renderSignature(schema, budget)
+    const signature = signatureOf(schema, budget)
     if (signature !== undefined) entry.signature = signature
     if (detail === 'full' && schema) entry.inputSchema = schema
     deepFreeze(entry)

@@ -1,7 +1,8 @@
 import { isObject } from './guards'
 import { isToolName, nameLabel } from './names'
-import { isStandardSchema, jsonSchemaSource } from './schema'
-import type { JsonSchema, StandardSchemaV1, ToolDefinition, ToolHints } from './types'
+import { jsonSchemaSource, type JsonSchemaConverter } from './jsonSchema'
+import { isStandardSchema } from './schema'
+import type { ToolDefinition, ToolHints } from './types'
 
 /** The hints a tool may declare. */
 export const HINT_KEYS = ['readOnly', 'consequential', 'destructive', 'untrustedContent'] as const
@@ -20,7 +21,7 @@ export function hintsOf(def: ToolDefinition<any, any>): ToolHints {
 export function definitionProblem(
   def: ToolDefinition<any, any>,
   name: string,
-  converter: ((schema: StandardSchemaV1) => JsonSchema | undefined) | undefined,
+  converter: JsonSchemaConverter | undefined,
 ): string | undefined {
   const label = JSON.stringify(nameLabel(def.name))
   if (!isToolName(name)) {

@@ -157,11 +157,20 @@ export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
   description: string
   /** For people, app-localized (dialog, devtools). */
   title?: string
-  /** Input schema; a zod 4 schema works as is. Without one, only `{}` or nothing is accepted. */
+  /**
+   * Input schema; a zod 4 schema works as is. Without one, only `{}` or nothing is accepted.
+   * Its JSON Schema is made once per schema object, when a manifest first needs it, and shared by
+   * every tool that uses the object: declare schemas once (module scope) and reuse them. Do not
+   * mutate a schema object after registering it: manifests are not expected to follow (build a
+   * new schema object instead).
+   */
   input?: StandardSchemaV1<unknown, TInput>
   /** Output schema, checked in development only. */
   output?: StandardSchemaV1<unknown, TOutput>
-  /** Explicit JSON Schema for the manifest (overrides the schema's own). */
+  /**
+   * Explicit JSON Schema for the manifest (overrides the schema's own). Copied and frozen once
+   * per object, when a manifest first needs it: do not mutate it after registering the tool.
+   */
   inputSchema?: JsonSchema
   hints?: ToolHints
   /** A one-liner for people, shown in confirmations. */

@@ -1,5 +1,14 @@
 import { z } from 'zod'
-import { createToolmark, ok, type ErrorEvent, type StandardSchemaV1 } from '../src/index'
+import {
+  createToolmark,
+  ok,
+  type ErrorEvent,
+  type StandardJsonSchemaOptions,
+  type StandardSchemaV1,
+} from '../src/index'
+import { jsonSchemaOf } from '../src/jsonSchema'
+import { webmcp } from '../src/webmcp'
+import { createFakeModelContext, settle } from './webmcp/fakeModelContext'
 
 /** A Standard Schema without Standard JSON Schema (like an older validation library). */
 const bareSchema = (): StandardSchemaV1<{ id: string }> => ({
@@ -135,5 +144,152 @@ describe('JSON Schema resolution', () => {
     tm.manifest()
     tm.describe('a')
     expect(spy).toHaveBeenCalledTimes(1)
+  })
+})
+
+describe('one conversion per schema object', () => {
+  it('converts a schema shared by 1,000 tools once, for manifests, describe and WebMCP alike', async () => {
+    const input = z.object({ id: z.string(), note: z.string().optional() })
+    const spy = vi.spyOn(input['~standard'].jsonSchema!, 'input')
+    const tm = createToolmark()
+    for (let i = 0; i < 1000; i++) {
+      tm.register({ name: `t${i}`, description: `Tool ${i}.`, input, run: () => ok(i) })
+    }
+    const summary = tm.manifest()
+    const full = tm.manifest({ detail: 'full' })
+    const ctx = createFakeModelContext()
+    tm.use(webmcp({ modelContext: ctx }))
+    await settle()
+
+    expect(spy).toHaveBeenCalledTimes(1)
+    expect(ctx.tools.size).toBe(1000)
+    expect(new Set(full.tools.map((entry) => entry.inputSchema)).size).toBe(1)
+    expect(summary.tools[999].signature).toBe('{ id: string, note?: string }')
+    expect(tm.describe('t500')?.inputSchema).toBe(full.tools[0].inputSchema)
+  })
+
+  it('shares the conversion across registries and with jsonSchemaOf', () => {
+    const input = z.object({ id: z.string() })
+    const spy = vi.spyOn(input['~standard'].jsonSchema!, 'input')
+    const first = createToolmark()
+    const second = createToolmark()
+    first.register({ name: 'a', description: 'A', input, run: () => ok(null) })
+    second.register({ name: 'b', description: 'B', input, run: () => ok(null) })
+
+    const schema = first.describe('a')!.inputSchema
+    expect(second.describe('b')!.inputSchema).toBe(schema)
+    expect(jsonSchemaOf(input).schema).toBe(schema)
+    expect(spy).toHaveBeenCalledTimes(1)
+  })
+
+  it('converts distinct schema objects separately, even when they say the same', () => {
+    const a = z.object({ id: z.string() })
+    const b = z.object({ id: z.string() })
+    const spyA = vi.spyOn(a['~standard'].jsonSchema!, 'input')
+    const spyB = vi.spyOn(b['~standard'].jsonSchema!, 'input')
+    const tm = createToolmark()
+    tm.register({ name: 'a', description: 'A', input: a, run: () => ok(null) })
+    tm.register({ name: 'b', description: 'B', input: b, run: () => ok(null) })
+
+    const schemaA = tm.describe('a')!.inputSchema
+    const schemaB = tm.describe('b')!.inputSchema
+    expect(schemaA).not.toBe(schemaB)
+    expect(schemaA).toEqual(schemaB)
+    expect(spyA).toHaveBeenCalledTimes(1)
+    expect(spyB).toHaveBeenCalledTimes(1)
+  })
+
+  it('keeps a converter’s conversions apart from another converter’s', () => {
+    const schema = bareSchema()
+    const one = vi.fn(() => ({ type: 'object', title: 'one' }))
+    const two = vi.fn(() => ({ type: 'object', title: 'two' }))
+    const first = createToolmark({ jsonSchema: one })
+    const second = createToolmark({ jsonSchema: two })
+    for (let i = 0; i < 3; i++) {
+      first.register({ name: `a${i}`, description: 'A', input: schema, run: () => ok(null) })
+      second.register({ name: `b${i}`, description: 'B', input: schema, run: () => ok(null) })
+    }
+    expect(first.manifest({ detail: 'full' }).tools.map((t) => t.inputSchema?.title)).toEqual([
+      'one',
+      'one',
+      'one',
+    ])
+    expect(second.manifest({ detail: 'full' }).tools.map((t) => t.inputSchema?.title)).toEqual([
+      'two',
+      'two',
+      'two',
+    ])
+    expect(one).toHaveBeenCalledTimes(1)
+    expect(two).toHaveBeenCalledTimes(1)
+  })
+
+  it('converts a throwing schema once and reports it once, however many tools and revisions use it', async () => {
+    const converter = vi.fn(() => {
+      throw new Error('cannot convert')
+    })
+    const schema = bareSchema()
+    const tm = createToolmark({ jsonSchema: converter })
+    const errors: ErrorEvent[] = []
+    tm.events.on('error', (e) => errors.push(e))
+    for (let i = 0; i < 100; i++) {
+      tm.register({ name: `t${i}`, description: 'T', input: schema, run: () => ok(i) })
+    }
+    tm.manifest()
+    for (let r = 0; r < 3; r++) {
+      const handle = tm.register({
+        name: `extra${r}`,
+        description: 'E',
+        input: schema,
+        run: () => ok(r),
+      })
+      await Promise.resolve()
+      tm.manifest({ detail: 'full' })
+      handle.dispose()
+      await Promise.resolve()
+      tm.manifest()
+    }
+
+    expect(converter).toHaveBeenCalledTimes(1)
+    expect(errors.map((e) => [e.code, e.tool])).toEqual([['json_schema_failed', 't0']])
+    expect(tm.describe('t99')).not.toHaveProperty('inputSchema')
+    expect(await tm.call('t99', { id: 'x' })).toEqual({ status: 'ok', data: 99 })
+  })
+
+  it('tries a throwing Standard JSON Schema once (and once more for unrepresentable types)', () => {
+    const input = bareSchema()
+    const convert = vi.fn((_options: StandardJsonSchemaOptions): Record<string, unknown> => {
+      throw new Error('no')
+    })
+    const withJsonSchema = {
+      '~standard': { ...input['~standard'], jsonSchema: { input: convert, output: convert } },
+    } as StandardSchemaV1<{ id: string }>
+    const tm = createToolmark()
+    const errors: ErrorEvent[] = []
+    tm.events.on('error', (e) => errors.push(e))
+    tm.register({ name: 'a', description: 'A', input: withJsonSchema, run: () => ok(null) })
+    tm.register({ name: 'b', description: 'B', input: withJsonSchema, run: () => ok(null) })
+    tm.manifest({ detail: 'full' })
+    tm.describe('b')
+
+    expect(convert.mock.calls.map(([options]) => options)).toEqual([
+      { target: 'draft-2020-12' },
+      { target: 'draft-2020-12', libraryOptions: { unrepresentable: 'any' } },
+    ])
+    expect(errors.map((e) => e.code)).toEqual(['json_schema_failed'])
+  })
+
+  it('keeps the JSON Schema it made of an object later mutated, for every tool using it', () => {
+    const override: Record<string, unknown> = {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+    }
+    const tm = createToolmark()
+    tm.register({ name: 'a', description: 'A', inputSchema: override, run: () => ok(null) })
+    tm.manifest()
+    override.properties = { b: { type: 'number' } }
+    tm.register({ name: 'b', description: 'B', inputSchema: override, run: () => ok(null) })
+
+    expect(tm.describe('a')?.signature).toBe('{ a?: string }')
+    expect(tm.describe('b')?.signature).toBe('{ a?: string }')
   })
 })

@@ -1,6 +1,6 @@
 import { reportError } from '../createToolmark'
 import { errorResult, refuse } from '../results'
-import type { Consumer, ManifestEntry, Toolmark, ToolResult } from '../types'
+import type { Consumer, JsonSchema, ManifestEntry, Toolmark, ToolHints, ToolResult } from '../types'
 import {
   findModelContext,
   type WebMCPHost,
@@ -25,9 +25,12 @@ export interface WebMCPOptions {
 
 /** One tool as currently handed to the model context. */
 interface Registration {
-  fingerprint: string
+  /** The entry it was registered from; a later entry that says the same keeps it. */
+  entry: ManifestEntry
   /** Aborting unregisters the tool and makes its `execute` refuse. */
-  controller: AbortController
+  readonly controller: AbortController
+  /** The sync pass that last found the tool wanted (the others are unregistered). */
+  seen: number
 }
 
 const reportedUnavailable = new WeakSet<Toolmark>()
@@ -35,22 +38,43 @@ const reportedUnavailable = new WeakSet<Toolmark>()
 const describeHost = (host: WebMCPHost) =>
   host.kind === 'native' ? 'Native WebMCP' : 'The WebMCP polyfill'
 
-/**
- * The fields that, when they change, require registering the tool again; `undefined` when the
- * schema cannot be written as JSON (the host could not take it either).
- */
-const fingerprintOf = (entry: ManifestEntry): string | undefined => {
-  try {
-    return JSON.stringify([
-      entry.title ?? null,
-      entry.description,
-      entry.hints,
-      entry.inputSchema ?? null,
-    ])
-  } catch {
-    return undefined
+// Manifest schemas are frozen and shared by every tool made from the same schema object, so
+// their JSON text is computed once per object; `null` when JSON cannot carry the schema.
+const jsonTexts = new WeakMap<object, string | null>()
+
+const jsonTextOf = (schema: JsonSchema): string | null => {
+  let text = jsonTexts.get(schema)
+  if (text === undefined) {
+    try {
+      text = JSON.stringify(schema) ?? null
+    } catch {
+      text = null
+    }
+    jsonTexts.set(schema, text)
   }
+  return text
 }
+
+const sameHints = (a: ToolHints, b: ToolHints) =>
+  a.readOnly === b.readOnly &&
+  a.consequential === b.consequential &&
+  a.destructive === b.destructive &&
+  a.untrustedContent === b.untrustedContent
+
+const sameSchema = (a: JsonSchema | undefined, b: JsonSchema | undefined) =>
+  a === b || (a !== undefined && b !== undefined && jsonTextOf(a) === jsonTextOf(b))
+
+/**
+ * Whether two entries register as the same WebMCP tool. Entries are cached per registration and
+ * schemas per schema object, so an unchanged tool is settled by identity, without reading its
+ * schema; a tool registered again with the same text keeps its WebMCP registration.
+ */
+const sameTool = (a: ManifestEntry, b: ManifestEntry) =>
+  a === b ||
+  (a.title === b.title &&
+    a.description === b.description &&
+    sameHints(a.hints, b.hints) &&
+    sameSchema(a.inputSchema, b.inputSchema))
 
 const toolDictionary = (entry: ManifestEntry, execute: WebMCPTool['execute']): WebMCPTool => {
   const tool: WebMCPTool = {
@@ -204,14 +228,20 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
     }
   }
 
-  const register = (entry: ManifestEntry, fingerprint: string) => {
-    const registration: Registration = { fingerprint, controller: new AbortController() }
+  // A registration the host rejects is retried on every revision, but reported once per entry;
+  // so is a schema JSON cannot carry.
+  const reportedEntries = new WeakSet<ManifestEntry>()
+
+  const register = (entry: ManifestEntry, pass: number) => {
+    const registration: Registration = { entry, controller: new AbortController(), seen: pass }
     registrations.set(entry.name, registration)
     const fail = (cause: unknown) => {
       // Our own abort (removed or disposed while registering) is not a failure.
       if (registration.controller.signal.aborted) return
       if (registrations.get(entry.name) === registration) registrations.delete(entry.name)
       registration.controller.abort()
+      if (reportedEntries.has(entry)) return
+      reportedEntries.add(entry)
       reportError(tm, {
         code: 'webmcp_register_failed',
         message: `[toolmark] ${describeHost(host)} rejected tool "${entry.name}": ${String(cause)}. It is retried on the next revision.`,
@@ -232,9 +262,35 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
     }
   }
 
+  const unregister = (name: string, registration: Registration) => {
+    if (registrations.get(name) === registration) registrations.delete(name)
+    registration.controller.abort()
+  }
+
+  /** Whether the host can take the entry's schema (reported once per entry when it cannot). */
+  const isJson = (entry: ManifestEntry): boolean => {
+    if (entry.inputSchema === undefined || jsonTextOf(entry.inputSchema) !== null) return true
+    if (!reportedEntries.has(entry)) {
+      reportedEntries.add(entry)
+      reportError(tm, {
+        code: 'webmcp_register_failed',
+        message: `[toolmark] The input schema of "${entry.name}" is not JSON; the tool is not exposed.`,
+        tool: entry.name,
+      })
+    }
+    return false
+  }
+
+  let pass = 0
+
+  /**
+   * Brings the model context in line with the manifest. Unchanged tools cost an identity check
+   * each (entries and schemas are cached), so a revision that adds or removes one tool registers
+   * or unregisters only that one.
+   */
   const sync = () => {
     if (lifetime.signal.aborted) return
-    let tools: ManifestEntry[]
+    let tools: readonly ManifestEntry[]
     try {
       tools = tm.manifest({ caller: 'webmcp', detail: 'full' }).tools
     } catch (cause) {
@@ -245,28 +301,31 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
       })
       return
     }
-    const wanted = new Map<string, { entry: ManifestEntry; fingerprint: string }>()
+    const current = ++pass
+    const added: ManifestEntry[] = []
+    let wanted = 0
     for (const entry of tools) {
       if (!visible(entry)) continue
-      const fingerprint = fingerprintOf(entry)
-      if (fingerprint !== undefined) wanted.set(entry.name, { entry, fingerprint })
-      else {
-        reportError(tm, {
-          code: 'webmcp_register_failed',
-          message: `[toolmark] The input schema of "${entry.name}" is not JSON; the tool is not exposed.`,
-          tool: entry.name,
-        })
+      const registration = registrations.get(entry.name)
+      if (registration && sameTool(registration.entry, entry)) {
+        registration.entry = entry
+        registration.seen = current
+        wanted++
+      } else if (isJson(entry)) {
+        added.push(entry)
+        wanted++
       }
     }
     // Unregister first, so a changed tool can take its name back in the same pass.
-    for (const [name, registration] of [...registrations]) {
-      if (wanted.get(name)?.fingerprint !== registration.fingerprint) {
-        registrations.delete(name)
-        registration.controller.abort()
+    if (registrations.size + added.length > wanted) {
+      for (const [name, registration] of registrations) {
+        if (registration.seen !== current) unregister(name, registration)
       }
     }
-    for (const [name, { entry, fingerprint }] of wanted) {
-      if (!registrations.has(name)) register(entry, fingerprint)
+    for (const entry of added) {
+      // A filter, the host or an error listener may have disposed this consumer meanwhile.
+      if (lifetime.signal.aborted) return
+      register(entry, current)
     }
   }
 

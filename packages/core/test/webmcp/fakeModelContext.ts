@@ -11,6 +11,8 @@ export interface FakeModelContext extends WebMCPModelContext {
   readonly registered: WebMCPTool[]
   /** Names passed to `registerTool` (successful or not), in order. */
   readonly attempts: string[]
+  /** Names whose registration was withdrawn by aborting its signal, in order. */
+  readonly unregistered: string[]
   /** Makes the next `registerTool` of `name` reject with `error`. */
   rejectNext(name: string, error: Error): void
   /** Runs a registered tool the way a host does; `input` is passed through untouched. */
@@ -25,11 +27,13 @@ export function createFakeModelContext(): FakeModelContext {
   const tools = new Map<string, WebMCPTool>()
   const registered: WebMCPTool[] = []
   const attempts: string[] = []
+  const unregistered: string[] = []
   const failures = new Map<string, Error>()
   return {
     tools,
     registered,
     attempts,
+    unregistered,
     rejectNext(name, error) {
       failures.set(name, error)
     },
@@ -47,6 +51,7 @@ export function createFakeModelContext(): FakeModelContext {
       options?.signal?.addEventListener(
         'abort',
         () => {
+          unregistered.push(tool.name)
           if (tools.get(tool.name) === tool) tools.delete(tool.name)
         },
         { once: true },
