@@ -11,6 +11,7 @@ const benches = [
     { NODE_ENV: 'production' },
   ],
   ['fill', 'npx', ['vitest', 'run', '--config', 'bench/fill.config.ts'], {}],
+  ['webmcp', 'npx', ['vitest', 'run', '--config', 'bench/webmcp.config.ts'], {}],
 ]
 
 const only = process.argv.slice(2)

@@ -68,6 +68,12 @@ export interface ToolmarkMcpServer {
   setPage(page: PageLink | undefined): void
 }
 
+/** One revision's tool list; `complete` unless a schema had to be loosened. */
+interface BuiltList {
+  tools: Tool[]
+  complete: boolean
+}
+
 const PAIRING_TOOL: Tool = {
   name: PAIRING_TOOL_NAME,
   title: 'Pair with the web app',
@@ -111,6 +117,10 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
   // one tool costs one describe, not one per tool.
   const described = new Map<string, { key: string; entry: ManifestEntry }>()
   let listed = new Map<string, ManifestEntry>()
+  // The tool list of the latest revision, built once however many times the client lists it.
+  let listing: { link: PageLink; rev: number; built: Promise<BuiltList> } | undefined
+  // A page sends its manifest again on every hello; the client hears of each revision once.
+  let notifiedRev: number | undefined
 
   function notify(): void {
     if (!mcp.isConnected()) return
@@ -135,17 +145,19 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
     })
   }
 
-  async function fullEntry(link: PageLink, entry: ManifestEntry): Promise<ManifestEntry> {
+  /** The entry with its input schema; `undefined` when the page could not describe it. */
+  async function fullEntry(
+    link: PageLink,
+    entry: ManifestEntry,
+  ): Promise<ManifestEntry | undefined> {
     if (entry.inputSchema) return entry
     const key = JSON.stringify(entry)
     const cached = described.get(entry.name)
     if (cached && cached.key === key) return cached.entry
     const full = await link.describe(entry.name)
     if (!full) {
-      // Not cached: the next listing asks again. Meanwhile any object input is let through and
-      // the page validates it, as it does every call.
       options.log(`toolmark-mcp: could not describe ${entry.name}; listing it with a loose schema`)
-      return { ...entry, inputSchema: { type: 'object' } }
+      return undefined
     }
     if (link === page) described.set(entry.name, { key, entry: full })
     return full
@@ -154,7 +166,30 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
   async function listPageTools(link: PageLink): Promise<Tool[]> {
     const manifest = await waitForManifest(link)
     if (!manifest) return []
-    const entries = await Promise.all(manifest.tools.map((entry) => fullEntry(link, entry)))
+    if (listing?.link === link && listing.rev === manifest.rev) return (await listing.built).tools
+    const current = { link, rev: manifest.rev, built: buildTools(link, manifest) }
+    listing = current
+    const built = await current.built.catch((error: unknown) => {
+      if (listing === current) listing = undefined
+      throw error
+    })
+    // A list that had to loosen a schema is not kept: the next listing describes again.
+    if (!built.complete && listing === current) listing = undefined
+    return built.tools
+  }
+
+  async function buildTools(link: PageLink, manifest: Manifest): Promise<BuiltList> {
+    let complete = true
+    const entries = await Promise.all(
+      manifest.tools.map(async (entry) => {
+        const full = await fullEntry(link, entry)
+        if (full) return full
+        // Not cached: the next listing asks again. Meanwhile any object input is let through
+        // and the page validates it, as it does every call.
+        complete = false
+        return { ...entry, inputSchema: { type: 'object' } }
+      }),
+    )
     const tools: Tool[] = []
     const byLlmName = new Map<string, ManifestEntry>()
     for (const entry of entries) {
@@ -167,7 +202,7 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
       byLlmName.set(entry.llmName, entry)
     }
     if (link === page) listed = byLlmName
-    return tools
+    return { tools, complete }
   }
 
   /** The newest manifest decides; a name only an older listing knew still goes to the page. */
@@ -258,8 +293,17 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
       unsubscribe = undefined
       described.clear()
       listed = new Map()
+      listing = undefined
+      // The notification below covers the manifest the page already sent.
+      notifiedRev = next?.manifest()?.rev
       page = next
-      if (next) unsubscribe = next.onManifest(() => notify())
+      if (next) {
+        unsubscribe = next.onManifest((manifest) => {
+          if (manifest.rev === notifiedRev) return
+          notifiedRev = manifest.rev
+          notify()
+        })
+      }
       notify()
     },
   }

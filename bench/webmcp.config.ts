@@ -1,0 +1,51 @@
+/**
+ * Runs `bench/webmcp.measure.ts` in jsdom (with `@mcp-b/webmcp-polyfill`) and then in real
+ * Chromium (native WebMCP, `--enable-features=WebMCP`); not part of `npm test`:
+ *   npx vitest run --config bench/webmcp.config.ts
+ */
+import { defineConfig } from 'vitest/config'
+import { playwright } from '@vitest/browser-playwright'
+import { aliases, root } from '../aliases.ts'
+
+const file = 'bench/webmcp.measure.ts'
+
+export default defineConfig({
+  root,
+  resolve: { alias: aliases },
+  test: {
+    // One environment at a time, so the two measurements do not compete for the CPU.
+    fileParallelism: false,
+    maxWorkers: 1,
+    testTimeout: 600_000,
+    projects: [
+      { extends: true, test: { name: 'webmcp-jsdom', environment: 'jsdom', include: [file] } },
+      {
+        extends: true,
+        optimizeDeps: { include: ['zod', '@mcp-b/webmcp-polyfill'] },
+        test: {
+          name: 'webmcp-chromium',
+          include: [file],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({
+              launchOptions: {
+                executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+                args: [
+                  '--headless',
+                  '--no-sandbox',
+                  '--disable-gpu',
+                  '--disable-background-networking',
+                  '--disable-component-update',
+                  '--no-first-run',
+                  '--enable-features=WebMCP',
+                ],
+              },
+            }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+    ],
+  },
+})
