@@ -231,8 +231,8 @@ function firstManifests(variants, rounds) {
 }
 
 // The floor of a first manifest: one Standard JSON Schema conversion per schema object.
-const convertTen = () => {
-  const schemas = Array.from({ length: 10 }, toolInput)
+const convert = (count) => () => {
+  const schemas = Array.from({ length: count }, toolInput)
   return () => {
     for (const schema of schemas) schema['~standard'].jsonSchema.input({ target: 'draft-2020-12' })
   }
@@ -241,8 +241,8 @@ const manifestOf = (count, schemas) => () => {
   const fresh = registry(count, schemas)
   return () => fresh.manifest()
 }
-const [first, firstShared, firstDistinct250, tenConversions] = firstManifests(
-  [manifestOf(500, 500), manifestOf(500, 10), manifestOf(250, 250), convertTen],
+const [first, firstShared, firstDistinct250, tenConversions, conversions500] = firstManifests(
+  [manifestOf(500, 500), manifestOf(500, 10), manifestOf(250, 250), convert(10), convert(500)],
   15,
 )
 
@@ -299,6 +299,8 @@ console.log(`  first call, 250 tools, 250 schemas     ${fmt(firstDistinct250)}`)
 console.log(
   `  ratio 500 / 250 distinct               ${ratio(first, firstDistinct250).padStart(11)}  (linear: ≈ 2×)`,
 )
+console.log(`  500 conversions (one per schema)       ${fmt(conversions500)}`)
+console.log(`  ratio 500 distinct / 500 conversions   ${ratio(first, conversions500).padStart(11)}`)
 console.log(`  first call, 500 tools sharing 10       ${fmt(firstShared)}`)
 console.log(`  10 conversions (one per schema)        ${fmt(tenConversions)}`)
 console.log(
