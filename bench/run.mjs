@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process'
 
 const benches = [
-  ['call', 'node', ['bench/call.mjs'], {}],
+  ['call', 'node', ['--expose-gc', 'bench/call.mjs'], {}],
   [
     'registration',
     'npx',
