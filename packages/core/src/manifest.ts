@@ -19,8 +19,7 @@ export interface Manifests {
   clear(): void
 }
 
-const byName = (a: ManifestEntry, b: ManifestEntry) =>
-  a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+const byName = (a: ToolRecord, b: ToolRecord) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
 export function createManifests(
   internals: RegistryInternals,
@@ -69,6 +68,38 @@ export function createManifests(
     return entry
   }
 
+  // The registered tools in name order, kept across revisions: a revision that adds or removes a
+  // few tools merges those in instead of sorting every tool again.
+  let ordered: ToolRecord[] = []
+  const inOrder = new Set<ToolRecord>()
+
+  function recordsInNameOrder(): readonly ToolRecord[] {
+    const { tools } = internals
+    let added: ToolRecord[] | undefined
+    for (const record of tools.values()) {
+      if (!inOrder.has(record)) (added ??= []).push(record)
+    }
+    // Every current tool is known and the counts match: nothing was added or removed.
+    if (!added && tools.size === ordered.length) return ordered
+    const kept = ordered.filter((record) => {
+      if (tools.get(record.name) === record) return true
+      inOrder.delete(record)
+      return false
+    })
+    if (!added) return (ordered = kept)
+    added.sort(byName)
+    for (const record of added) inOrder.add(record)
+    const merged: ToolRecord[] = []
+    let i = 0
+    let j = 0
+    while (i < kept.length || j < added.length) {
+      if (j >= added.length || (i < kept.length && kept[i].name < added[j].name)) {
+        merged.push(kept[i++])
+      } else merged.push(added[j++])
+    }
+    return (ordered = merged)
+  }
+
   function manifest(options?: { caller?: Caller; detail?: Detail }): Manifest {
     const o = isObject(options) ? options : {}
     const caller = o.caller === undefined ? 'inapp' : isCaller(o.caller) ? o.caller : undefined
@@ -78,11 +109,10 @@ export function createManifests(
     if (cached) return cached
     const tools: ManifestEntry[] = []
     if (caller) {
-      for (const record of internals.tools.values()) {
+      for (const record of recordsInNameOrder()) {
         if (internals.access(record, caller) === 'ok') tools.push(entryOf(record, detail))
       }
     }
-    tools.sort(byName)
     const result: Manifest = Object.freeze({
       rev: internals.rev(),
       tools: Object.freeze(tools) as ManifestEntry[],

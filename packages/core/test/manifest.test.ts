@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { z } from 'zod'
 import { createToolmark, ok } from '../src/index'
 
@@ -18,6 +19,64 @@ describe('manifest', () => {
     const manifest = tm.manifest()
     expect(manifest.rev).toBe(1)
     expect(manifest.tools.map((t) => t.name)).toEqual(['alpha', 'mid.a', 'mid.b', 'zeta'])
+  })
+
+  it('stays in name order across revisions that add, remove and replace tools', async () => {
+    const tm = createToolmark()
+    const names = () => tm.manifest().tools.map((t) => t.name)
+    const handles = new Map<string, { dispose(): void }>()
+    const add = (name: string) =>
+      handles.set(name, tm.register({ name, description: name, run: () => ok(name) }))
+    for (const name of ['m', 'c', 'x', 'a']) add(name)
+    expect(names()).toEqual(['a', 'c', 'm', 'x'])
+
+    add('b')
+    add('z')
+    await Promise.resolve()
+    expect(names()).toEqual(['a', 'b', 'c', 'm', 'x', 'z'])
+
+    // Same count as before, different set: one removed, one added.
+    handles.get('m')!.dispose()
+    add('n')
+    await Promise.resolve()
+    expect(names()).toEqual(['a', 'b', 'c', 'n', 'x', 'z'])
+
+    // Replaced under the same name: the new registration's entry is listed.
+    handles.get('c')!.dispose()
+    tm.register({ name: 'c', description: 'the new c', run: () => ok('c') })
+    handles.get('a')!.dispose()
+    await Promise.resolve()
+    expect(names()).toEqual(['b', 'c', 'n', 'x', 'z'])
+    expect(tm.manifest().tools[1].description).toBe('the new c')
+  })
+
+  it('lists exactly the registered tools in name order after any sequence of changes', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.boolean(), fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g')), {
+          maxLength: 40,
+        }),
+        fc.integer({ min: 1, max: 5 }),
+        async (ops, every) => {
+          const tm = createToolmark({ dev: false })
+          const live = new Map<string, { dispose(): void }>()
+          for (const [index, [add, name]] of ops.entries()) {
+            if (add && !live.has(name)) {
+              live.set(name, tm.register({ name, description: name, run: () => ok(null) }))
+            } else if (!add) {
+              live.get(name)?.dispose()
+              live.delete(name)
+            }
+            if (index % every === 0) {
+              await Promise.resolve()
+              expect(tm.manifest().tools.map((t) => t.name)).toEqual([...live.keys()].sort())
+            }
+          }
+          await Promise.resolve()
+          expect(tm.manifest().tools.map((t) => t.name)).toEqual([...live.keys()].sort())
+        },
+      ),
+    )
   })
 
   it('gives each summary entry name, llmName, title, description, true hints and a signature', () => {
