@@ -253,6 +253,25 @@ describe('webmcp incremental sync', () => {
   })
 })
 
+describe('webmcp schemas', () => {
+  it('hands the host one plain copy per schema object, leaving the manifest’s frozen schema alone', async () => {
+    const tm = createToolmark()
+    const ctx = createFakeModelContext()
+    registerMany(tm, 3)
+    tm.use(webmcp({ modelContext: ctx }))
+    await settle()
+
+    const given = [...ctx.tools.values()].map((tool) => tool.inputSchema!)
+    const manifestSchema = tm.describe('tools.t0')!.inputSchema!
+    expect(given[0]).toEqual(manifestSchema)
+    expect(given[0]).not.toBe(manifestSchema)
+    expect(Object.isFrozen(given[0])).toBe(false)
+    expect(given[1]).toBe(given[0])
+    expect(given[2]).toBe(given[0])
+    expect(Object.isFrozen(manifestSchema)).toBe(true)
+  })
+})
+
 describe('webmcp failures across revisions', () => {
   it('retries a rejected tool on every revision but reports it once', async () => {
     const tm = createToolmark()
