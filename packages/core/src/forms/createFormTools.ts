@@ -1,7 +1,8 @@
 import { reportError } from '../createToolmark'
 import { isStandardSchema } from '../schema'
 import type { JsonSchema, Toolmark } from '../types'
-import { compileFormSchema, formJsonSchema } from './formSchema'
+import { jsonSchemaOf } from '../jsonSchema'
+import { compileFormSchema } from './formSchema'
 import { splitIntoSteps, stepsProblem } from './formSteps'
 import { registerFormTools, type FormSource } from './registerFormTools'
 import type { FormAdapter, FormOptionsLookup, FormTools, FormToolsOptions } from './types'
@@ -25,16 +26,15 @@ export function formProblem(tm: Toolmark, api: string, name: string, message: st
   return deadFormTools(name)
 }
 
-/** The form's JSON Schema: given, or read from its Standard JSON Schema. */
-export function jsonSchemaOf(
+/**
+ * The form's JSON Schema: given, or its Standard JSON Schema — converted once per schema object
+ * and shared with every registry and surface (frozen: the forms code copies before it reshapes).
+ */
+export function formJsonSchemaOf(
   schema: FormToolsOptions['schema'],
   given: JsonSchema | undefined,
 ): JsonSchema | undefined {
-  try {
-    return given ?? formJsonSchema(schema)
-  } catch {
-    return undefined
-  }
+  return given ?? jsonSchemaOf(schema).schema
 }
 
 export const NO_JSON_SCHEMA =
@@ -67,7 +67,7 @@ export function createFormTools<TValues = Record<string, unknown>>(
   const problem = configProblem(adapter, options)
   if (problem) return fail(problem)
 
-  const formSchema = jsonSchemaOf(options.schema, options.jsonSchema)
+  const formSchema = formJsonSchemaOf(options.schema, options.jsonSchema)
   if (!formSchema) return fail(`the schema ${NO_JSON_SCHEMA}`)
   const root = compileFormSchema(formSchema)
   if (root.kind !== 'object') return fail('the form schema must describe an object of fields')

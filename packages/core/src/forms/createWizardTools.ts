@@ -7,7 +7,7 @@ import {
   baseOptionsProblem,
   formProblem,
   isPatternList,
-  jsonSchemaOf,
+  formJsonSchemaOf,
 } from './createFormTools'
 import { compileFormSchema } from './formSchema'
 import { isStepId } from './formSteps'
@@ -51,7 +51,7 @@ export function createWizardTools<TValues = Record<string, unknown>>(
   const steps = options.steps as readonly WizardStep<unknown>[]
   const jsonSchemas: JsonSchema[] = []
   for (const step of steps) {
-    const json = jsonSchemaOf(step.schema, step.jsonSchema)
+    const json = formJsonSchemaOf(step.schema, step.jsonSchema)
     if (!json) return fail(`the schema of step "${step.id}" ${NO_JSON_SCHEMA}`)
     if (compileFormSchema(json).kind !== 'object') {
       return fail(`the schema of step "${step.id}" must describe an object of fields`)

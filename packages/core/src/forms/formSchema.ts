@@ -1,4 +1,4 @@
-import type { JsonSchema, StandardSchemaV1 } from '../types'
+import type { JsonSchema } from '../types'
 
 /**
  * What a form declares, read from its JSON Schema: which paths exist, which are arrays (whole
@@ -27,18 +27,6 @@ const isSchema = (value: unknown): value is Schema =>
   value !== null && typeof value === 'object' && !Array.isArray(value)
 
 const ANY: FormNode = Object.freeze({ kind: 'value', empty: undefined })
-
-/** Reads the form's JSON Schema from its Standard JSON Schema (zod ≥ 4.2). */
-export function formJsonSchema(schema: StandardSchemaV1): JsonSchema | undefined {
-  const std = schema['~standard'].jsonSchema
-  if (!std || typeof std.input !== 'function') return undefined
-  try {
-    return std.input({ target: 'draft-2020-12' })
-  } catch {
-    // Dates and other types JSON cannot carry: accept any JSON there and let the schema decide.
-    return std.input({ target: 'draft-2020-12', libraryOptions: { unrepresentable: 'any' } })
-  }
-}
 
 /** The JSON Schema types a node allows, `null` included. */
 function typesOf(schema: Schema): Set<string> {
