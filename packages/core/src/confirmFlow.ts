@@ -2,6 +2,7 @@ import type { Call } from './call'
 import type { ConfirmationHandler } from './confirmationStore'
 import { isObject, isThenable, unref } from './guards'
 import { randomId } from './ids'
+import { inputJsonSchema, titlesOf } from './jsonSchema'
 import { redactChanges, redactValue } from './redact'
 import { cancelled, deepFreeze, ok, refuse, toolFailed } from './results'
 import type { RegistryInternals, ToolRecord } from './toolRecord'
@@ -74,6 +75,12 @@ const EXPIRED = deepFreeze(
 
 const isChange = (c: unknown): c is FieldChange => isObject(c) && typeof c.path === 'string'
 
+/** The titles the tool's input JSON Schema gives its properties (when it has a schema to read). */
+function schemaTitles(record: ToolRecord): Readonly<Record<string, string>> {
+  const { input, inputSchema } = record.def
+  return titlesOf(inputJsonSchema(input, inputSchema, undefined).schema)
+}
+
 export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
   const { confirmations, events, limits } = internals
   const pending = new Map<string, Pending>()
@@ -109,13 +116,14 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
       if (extra && 'input' in extra) {
         prepared.shown = { input: redactValue(extra.input, record.sensitive) }
       }
+      // People read labels, not paths: the schema's property titles, then the tool's own labels.
+      const labels: Record<string, string> = { ...schemaTitles(record) }
       if (extra?.labels && typeof extra.labels === 'object') {
-        const labels: Record<string, string> = {}
         for (const [path, label] of Object.entries(extra.labels)) {
           if (typeof label === 'string') labels[path] = label
         }
-        prepared.labels = labels
       }
+      if (Object.keys(labels).length > 0) prepared.labels = labels
       return prepared
     } catch (cause) {
       internals.errorEvent({

@@ -219,3 +219,43 @@ export function renderSignature(
     throw e
   }
 }
+
+// Labels are read from frozen schemas, so they are kept per schema object.
+const titles = new WeakMap<object, Readonly<Record<string, string>>>()
+
+/**
+ * The `title` of every object property in a JSON Schema, by dot path (`requester.email`), for
+ * people reading a confirmation: the dialog shows these instead of the path. Arrays are not
+ * walked (their items have no fixed path). Kept per (frozen) schema object.
+ */
+export function titlesOf(schema: JsonSchema | undefined): Readonly<Record<string, string>> {
+  if (!schema) return EMPTY_TITLES
+  let found = titles.get(schema)
+  if (!found) {
+    const out: Record<string, string> = {}
+    collectTitles(schema, '', out, 0)
+    found = Object.freeze(out)
+    if (Object.isFrozen(schema)) titles.set(schema, found)
+  }
+  return found
+}
+
+const EMPTY_TITLES: Readonly<Record<string, string>> = Object.freeze({})
+
+function collectTitles(
+  schema: unknown,
+  prefix: string,
+  out: Record<string, string>,
+  depth: number,
+): void {
+  if (!isObject(schema) || depth > 16) return
+  const properties = schema.properties
+  if (!isObject(properties)) return
+  for (const [key, child] of Object.entries(properties)) {
+    const path = prefix === '' ? key : `${prefix}.${key}`
+    if (isObject(child) && typeof child.title === 'string' && child.title.trim() !== '') {
+      out[path] = child.title
+    }
+    collectTitles(child, path, out, depth + 1)
+  }
+}

@@ -63,6 +63,55 @@ describe('deferred confirmations', () => {
     expect(entry.input).toEqual({ id: 7, pin: '[redacted]', note: 'whole submission' })
   })
 
+  it('labels the input with the titles its schema gives, so people read names, not paths', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'pay',
+      description: 'Pays someone',
+      input: z.object({
+        amount: z.number().meta({ title: 'Amount (EUR)' }),
+        to: z.object({ iban: z.string().meta({ title: 'Beneficiary IBAN' }), name: z.string() }),
+      }),
+      hints: { consequential: true },
+      summary: ({ amount }) => `Pay ${amount} EUR`,
+      run: () => ok(null),
+    })
+    await tm.call('pay', { amount: 1_000_000, to: { iban: 'XX00 0000', name: 'M' } })
+    const [entry] = tm.confirmations.list()
+    expect(entry.labels).toEqual({ amount: 'Amount (EUR)', 'to.iban': 'Beneficiary IBAN' })
+    expect(entry.input).toEqual({ amount: 1_000_000, to: { iban: 'XX00 0000', name: 'M' } })
+  })
+
+  it('warns once in development when a consequential or destructive tool has no summary', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const tm = createToolmark({ dev: true })
+      const def = { description: 'Moves money', hints: { consequential: true }, run: () => ok(1) }
+      tm.register({ name: 'transfer', ...def }).dispose()
+      tm.register({ name: 'transfer', ...def })
+      tm.register({
+        name: 'wipe',
+        description: 'Wipes',
+        hints: { destructive: true },
+        run: () => ok(1),
+      })
+      tm.register({
+        name: 'fine',
+        description: 'Has one',
+        hints: { consequential: true },
+        summary: () => 'Fine',
+        run: () => ok(1),
+      })
+      createToolmark({ dev: false }).register({ name: 'quiet', ...def })
+      expect(warn.mock.calls.map(([m]) => String(m))).toEqual([
+        expect.stringMatching(/^\[toolmark\] Tool "transfer" is consequential but has no summary/),
+        expect.stringMatching(/^\[toolmark\] Tool "wipe" is destructive but has no summary/),
+      ])
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
   it('files an entry in the shared store with everything a dialog shows', async () => {
     const tm = createToolmark()
     registerClose(tm)
