@@ -41,6 +41,13 @@ it('the bridge survives hostile protocol messages and answers only valid ones, o
   })
   const errors: ErrorEvent[] = []
   tm.events.on('error', (event) => errors.push(event))
+  // Confirmations the agent's calls asked for: hostile messages try to answer them.
+  const asked: string[] = []
+  let approvals = 0
+  tm.events.on('confirm', (event) => {
+    if (event.type === 'requested') asked.push(event.entry.id)
+    if (event.type === 'approved') approvals++
+  })
   let deliver!: (raw: unknown) => void
   const sent: any[] = []
   const transport: Transport = {
@@ -99,6 +106,15 @@ it('the bridge survives hostile protocol messages and answers only valid ones, o
       tool,
     }),
     fc.record({ protocol: fc.constant(1), type: fc.constant('cancel'), clientId: address, id }),
+    // A call that asks a person (the confirmations hostile messages then try to answer).
+    fc.record({
+      protocol: fc.constant(1),
+      type: fc.constant('call'),
+      clientId: fc.constant(clientId),
+      id: fc.uuid(),
+      tool: fc.constant('tickets.close'),
+      input: fc.record({ id: fc.integer() }),
+    }),
   )
   const mutate = (message: Record<string, unknown>) =>
     fc.oneof(
@@ -126,7 +142,7 @@ it('the bridge survives hostile protocol messages and answers only valid ones, o
       })),
       fc.constantFrom(0, 2, '1', null, 1.5).map((protocol) => ({ ...message, protocol })),
       fc
-        .constantFrom('manifest', 'result', 'confirmed', 'progress', 'ping', '__proto__')
+        .constantFrom('manifest', 'result', 'confirmed', 'progress', 'ping', 'approve', '__proto__')
         .map((type) => ({ ...message, type })),
       fc.nat({ max: 40 }).map((depth) => {
         let input: unknown = 1
@@ -137,6 +153,21 @@ it('the bridge survives hostile protocol messages and answers only valid ones, o
       fc.constant([message]),
     )
   const mutated = valid.chain(mutate)
+  /** An agent answering a confirmation itself: no message type does that. */
+  const selfApproval = fc
+    .record({
+      type: fc.constantFrom('approve', 'confirm', 'confirmed', 'reject', 'call'),
+      pick: fc.nat(),
+      id,
+    })
+    .map(({ type, pick, id: messageId }) => ({
+      protocol: 1,
+      type,
+      clientId,
+      id: messageId,
+      confirmId: asked.length > 0 ? asked[pick % asked.length] : 'cf_unknown',
+      result: { status: 'ok', data: null },
+    }))
   const raw = fc.oneof(
     {
       weight: 5,
@@ -151,6 +182,7 @@ it('the bridge survives hostile protocol messages and answers only valid ones, o
     fc.string({ maxLength: 64 }),
     fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
     { weight: 2, arbitrary: mutated },
+    selfApproval.map((m) => JSON.stringify(m)),
     anything,
   )
 
@@ -198,6 +230,11 @@ it('the bridge survives hostile protocol messages and answers only valid ones, o
   )
   // Let every call settle (a confirmation answered later sends `confirmed`, not `result`).
   for (let i = 0; i < 10; i++) await settle()
+  tally.check(
+    asked.length > 0,
+    () => 'no call asked for a confirmation: the run proves nothing about them',
+  )
+  tally.check(approvals === 0, () => `${approvals} confirmations were approved by messages`)
   await tm.confirmations.rejectAll()
   for (let i = 0; i < 5; i++) await settle()
 
@@ -270,7 +307,7 @@ it('the bridge survives hostile protocol messages and answers only valid ones, o
   const row = tally.report(context, {
     property: 'hostile protocol messages to the bridge',
     unit: 'messages',
-    holds: `0 crashes; ${invalidMessages.toLocaleString('en-US')} invalid ones dropped unanswered; ${answerable.size.toLocaleString('en-US')} valid calls answered exactly once; validator = published JSON Schema`,
+    holds: `0 crashes; ${invalidMessages.toLocaleString('en-US')} invalid ones dropped unanswered; ${answerable.size.toLocaleString('en-US')} calls and describes answered exactly once; ${asked.length} confirmations asked, none approved by any message; validator = published JSON Schema`,
   })
   if (row.throws + row.violations > 0) throw new Error(row.examples.join('\n'))
 })

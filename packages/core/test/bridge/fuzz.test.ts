@@ -113,10 +113,12 @@ describe('bridge under fuzzing', () => {
           [key]: value,
         })),
         fc.constantFrom(0, 2, '1', null, 1.5).map((protocol) => ({ ...message, protocol })),
-        fc.constantFrom('manifest', 'result', 'confirmed', 'progress', 'ping').map((type) => ({
-          ...message,
-          type,
-        })),
+        fc
+          .constantFrom('manifest', 'result', 'confirmed', 'progress', 'ping', 'approve')
+          .map((type) => ({
+            ...message,
+            type,
+          })),
         fc.nat({ max: 40 }).map((depth) => {
           let input: unknown = 1
           for (let i = 0; i < depth; i++) input = [input]
