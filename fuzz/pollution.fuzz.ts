@@ -437,10 +437,11 @@ it('no prototype-pollution path is accepted, and Object.prototype stays untouche
   stop()
 
   tally.check(prototypeSnapshot() === before, () => 'a built-in prototype changed')
+  const thousands = (count: number) => count.toLocaleString('en-US')
   const row = tally.report(context, {
     property: 'prototype-pollution paths (`__proto__`, `constructor`, `prototype`)',
     unit: 'attempts',
-    holds: `0 accepted: ${counts.fills} fills refused with the form unchanged, ${counts.inputs} tool inputs never reached a prototype, ${counts.policies} policies and ${counts.options} option sets (with and without a polluted Object.prototype) granted nothing, ${counts.messages} protocol messages (top-level keys dropped); Object.prototype untouched`,
+    holds: `0 accepted: ${thousands(counts.fills)} fills refused with the form unchanged, ${thousands(counts.inputs)} tool inputs reached \`run\` with plain prototypes only, ${thousands(counts.policies)} policies and ${thousands(counts.options)} option sets (with and without a polluted Object.prototype) granted nothing, ${thousands(counts.messages)} protocol messages (top-level keys dropped); Object.prototype untouched`,
   })
   if (row.throws + row.violations > 0) throw new Error(row.examples.join('\n'))
 })
