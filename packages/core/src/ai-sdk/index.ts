@@ -16,6 +16,10 @@ export type {
   ReadToolmarkToolsResult,
 } from './readToolmarkTools'
 export { toolsFromManifest } from './toolsFromManifest'
-export type { AiSdkClientToolSpec, ToolsFromManifestOptions } from './toolsFromManifest'
+export type {
+  AiSdkClientToolSpec,
+  AiSdkJsonValue,
+  ToolsFromManifestOptions,
+} from './toolsFromManifest'
 export { DEFAULT_CHAT_TOOL_LIST_LIMITS } from './validateChatToolList'
 export type { ChatToolListLimits } from './validateChatToolList'

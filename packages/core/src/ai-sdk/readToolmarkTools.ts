@@ -88,7 +88,7 @@ async function readText(request: Request, maxBytes: number): Promise<string | 't
  * ```ts
  * const read = await readToolmarkTools(request)
  * if (!read.ok) return Response.json(read.error, { status: read.status })
- * const tools = toolsFromManifest(read.manifest, { jsonSchema, tool })
+ * const tools = toolsFromManifest(read.manifest, { jsonSchema })
  * ```
  */
 export async function readToolmarkTools(

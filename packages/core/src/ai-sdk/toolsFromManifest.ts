@@ -8,16 +8,31 @@ import { DEFAULT_CHAT_TOOL_LIST_LIMITS, validateChatToolList } from './validateC
 import type { ChatToolListLimits } from './validateChatToolList'
 import { withoutPatterns } from './withoutPatterns'
 
-/** What `toolsFromManifest` hands the SDK's `tool` helper for one page tool. */
+/** JSON data, as the SDK's tool outputs are typed. */
+export type AiSdkJsonValue =
+  | null
+  | string
+  | number
+  | boolean
+  | AiSdkJsonValue[]
+  | { [key: string]: AiSdkJsonValue | undefined }
+
+/**
+ * One page tool as an AI SDK client-side tool: what the SDK's `tool({ … })` helper would return
+ * for it (that helper only adds types), so the record goes to `streamText({ tools })` as it is.
+ */
 export interface AiSdkClientToolSpec<TSchema = unknown> {
   description: string
   inputSchema: TSchema
   /** Only for `untrustedContent` tools: marks the output the model reads. */
-  toModelOutput?: (options: { output: unknown }) => { type: 'json'; value: unknown }
+  toModelOutput?: (options: { toolCallId: string; input: unknown; output: unknown }) => {
+    type: 'json'
+    value: AiSdkJsonValue
+  }
 }
 
 /** Options of `toolsFromManifest`. */
-export interface ToolsFromManifestOptions<TSchema = unknown, TTool = AiSdkClientToolSpec<TSchema>> {
+export interface ToolsFromManifestOptions<TSchema = unknown> {
   /**
    * The SDK's `jsonSchema` (`import { jsonSchema } from 'ai'`). It receives each tool's JSON
    * Schema and a `validate` built from it, so the SDK refuses arguments that do not match before
@@ -27,8 +42,6 @@ export interface ToolsFromManifestOptions<TSchema = unknown, TTool = AiSdkClient
     schema: JsonSchema,
     options: { validate: (value: unknown) => AiSdkValidationResult },
   ): TSchema
-  /** The SDK's `tool` helper (`import { tool } from 'ai'`). Default: the spec as it is. */
-  tool?: (spec: AiSdkClientToolSpec<TSchema>) => TTool
   /**
    * Which posted tools to offer (your server's own rules, e.g. by user). Default: all of them.
    * Leaving a tool out here does not authorize anything by itself: see docs/chat-stacks.md.
@@ -52,17 +65,17 @@ const FREE_FORM: JsonSchema = Object.freeze({ type: 'object' })
  *
  * @example
  * ```ts
- * import { convertToModelMessages, jsonSchema, streamText, tool } from 'ai'
+ * import { convertToModelMessages, jsonSchema, streamText } from 'ai'
  *
- * const tools = toolsFromManifest(read.manifest, { jsonSchema, tool })
+ * const tools = toolsFromManifest(read.manifest, { jsonSchema })
  * const result = streamText({ model, tools, messages: await convertToModelMessages(messages, { tools }) })
  * return result.toUIMessageStreamResponse()
  * ```
  */
-export function toolsFromManifest<TSchema, TTool = AiSdkClientToolSpec<TSchema>>(
+export function toolsFromManifest<TSchema>(
   manifest: ChatToolList,
-  options: ToolsFromManifestOptions<TSchema, TTool>,
-): Record<string, TTool> {
+  options: ToolsFromManifestOptions<TSchema>,
+): Record<string, AiSdkClientToolSpec<TSchema>> {
   const checked = validateChatToolList(manifest, {
     ...DEFAULT_CHAT_TOOL_LIST_LIMITS,
     ...options.limits,
@@ -73,9 +86,8 @@ export function toolsFromManifest<TSchema, TTool = AiSdkClientToolSpec<TSchema>>
         `${checked.reason}): check posted bodies with readToolmarkTools first`,
     )
   }
-  const make = options.tool ?? ((spec: AiSdkClientToolSpec<TSchema>) => spec as TTool)
   // No prototype: a tool named `constructor` or `__proto__` is a key like any other.
-  const tools = Object.create(null) as Record<string, TTool>
+  const tools = Object.create(null) as Record<string, AiSdkClientToolSpec<TSchema>>
   for (const entry of checked.list.tools) {
     if (options.filter && !options.filter(entry)) continue
     const schema = entry.inputSchema ?? structuredClone(FREE_FORM)
@@ -86,9 +98,12 @@ export function toolsFromManifest<TSchema, TTool = AiSdkClientToolSpec<TSchema>>
       }),
     }
     if (entry.hints.untrustedContent) {
-      spec.toModelOutput = ({ output }) => ({ type: 'json', value: markUntrusted(output) })
+      spec.toModelOutput = ({ output }) => ({
+        type: 'json',
+        value: markUntrusted(output) as AiSdkJsonValue,
+      })
     }
-    tools[entry.llmName] = make(spec)
+    tools[entry.llmName] = spec
   }
   return tools
 }

@@ -1,4 +1,4 @@
-import { convertToModelMessages, generateText, jsonSchema, stepCountIs, tool } from 'ai'
+import { convertToModelMessages, generateText, jsonSchema, stepCountIs } from 'ai'
 import type { UIMessage } from 'ai'
 import { MockLanguageModelV4 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
@@ -63,7 +63,7 @@ function postedList(): ChatToolList {
 
 describe('toolsFromManifest with the AI SDK (ai 7)', () => {
   it('builds client-side tools keyed by llmName, described with their hints, without execute', () => {
-    const tools = toolsFromManifest(postedList(), { jsonSchema, tool })
+    const tools = toolsFromManifest(postedList(), { jsonSchema })
     expect(Object.keys(tools)).toEqual(['ticket__fill', 'ticket__submit'])
     expect(tools.ticket__fill).not.toHaveProperty('execute')
     expect(tools.ticket__fill.description).toBe(
@@ -76,7 +76,7 @@ describe('toolsFromManifest with the AI SDK (ai 7)', () => {
   })
 
   it('the SDK rejects arguments that do not match, and passes the ones that do to the client', async () => {
-    const tools = toolsFromManifest(postedList(), { jsonSchema, tool })
+    const tools = toolsFromManifest(postedList(), { jsonSchema })
     const model = scriptedModel([
       { toolName: 'ticket__fill', input: { title: 7, priority: 'urgent' } },
       { toolName: 'ticket__fill', input: '{"title": ' },
@@ -105,7 +105,7 @@ describe('toolsFromManifest with the AI SDK (ai 7)', () => {
   })
 
   it('marks what the model reads of an untrusted tool output, through convertToModelMessages', async () => {
-    const tools = toolsFromManifest(postedList(), { jsonSchema, tool })
+    const tools = toolsFromManifest(postedList(), { jsonSchema })
     const messages: UIMessage[] = [
       { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'File it' }] },
       {
@@ -168,7 +168,7 @@ describe('toolsFromManifest with the AI SDK (ai 7)', () => {
         },
       ],
     }
-    const tools = toolsFromManifest(list, { jsonSchema, tool })
+    const tools = toolsFromManifest(list, { jsonSchema })
     const evil = 'a'.repeat(40) + '!'
     const started = Date.now()
     const model = scriptedModel([
@@ -197,7 +197,7 @@ describe('toolsFromManifest with the AI SDK (ai 7)', () => {
         hints: { readOnly: true },
       })),
     }
-    const all = toolsFromManifest(list, { jsonSchema, tool })
+    const all = toolsFromManifest(list, { jsonSchema })
     expect(Object.keys(all)).toEqual(['constructor', 'notes__read'])
     const model = scriptedModel([{ toolName: 'constructor', input: {} }])
     const result = await generateText({ model, tools: all, prompt: 'Go', stopWhen: stepCountIs(1) })
@@ -206,7 +206,6 @@ describe('toolsFromManifest with the AI SDK (ai 7)', () => {
     ])
     const some = toolsFromManifest(list, {
       jsonSchema,
-      tool,
       filter: (t) => t.name !== 'constructor',
     })
     expect(Object.keys(some)).toEqual(['notes__read'])
@@ -225,7 +224,7 @@ describe('toolsFromManifest with the AI SDK (ai 7)', () => {
     })
     const read = await readToolmarkTools(request)
     if (!read.ok) throw new Error(read.error.message)
-    expect(Object.keys(toolsFromManifest(read.manifest, { jsonSchema, tool }))).toEqual([
+    expect(Object.keys(toolsFromManifest(read.manifest, { jsonSchema }))).toEqual([
       'ticket__fill',
       'ticket__submit',
     ])
