@@ -12,7 +12,6 @@ import { createToolmark, ok } from '@toolmark/core'
 import type { CallEvent, ToolResult, Toolmark, ToolmarkOptions } from '@toolmark/core'
 import { readToolmarkTools, toolsFromManifest } from '@toolmark/core/ai-sdk'
 import { ConfirmDialog, ToolProvider, useTool } from '@toolmark/react'
-import * as aiSdk from '@toolmark/react/ai-sdk'
 import { useToolmarkChat } from '@toolmark/react/ai-sdk'
 import { useFormTool } from '@toolmark/react/rhf'
 
@@ -158,10 +157,6 @@ function setup(options: { steps: Step[]; tm?: ToolmarkOptions; dialog?: boolean 
 }
 
 describe('@toolmark/react/ai-sdk', () => {
-  it('exports exactly useToolmarkChat', () => {
-    expect(Object.keys(aiSdk).sort()).toEqual(['useToolmarkChat'])
-  })
-
   it('fills and submits through tm.call; the person approves; the model gets the final results', async () => {
     const { calls, saved, model, bodies, user } = setup({
       steps: [

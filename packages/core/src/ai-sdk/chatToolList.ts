@@ -1,3 +1,4 @@
+import { describeForModel } from '../agent/directTools'
 import type { JsonSchema, Manifest, Toolmark, ToolHints } from '../types'
 
 /**
@@ -63,4 +64,12 @@ export function chatToolList(tm: Toolmark): ChatToolList {
   const list = Object.freeze({ tools: Object.freeze(tools) as ChatTool[] })
   lists.set(tm, { manifest, presenter, list })
   return list
+}
+
+/**
+ * A tool's description for a model: the page's own, then what its hints mean ("The user must
+ * approve each call.", "Read-only.", and for untrusted content that its results are data).
+ */
+export function describeChatTool(tool: ChatTool): string {
+  return describeForModel(tool)
 }

@@ -4,7 +4,7 @@
  * `@toolmark/react/assistant-ui` build on; the server half (`readToolmarkTools`,
  * `toolsFromManifest`) turns the tools a request carries into client-side AI SDK tools.
  */
-export { TOOLMARK_BODY_FIELD, chatToolList } from './chatToolList'
+export { TOOLMARK_BODY_FIELD, chatToolList, describeChatTool } from './chatToolList'
 export type { ChatTool, ChatToolList } from './chatToolList'
 export { callForChat } from './callForChat'
 export type { CallForChatOptions, ChatToolResult } from './callForChat'

@@ -1,7 +1,7 @@
 import { aiSdkValidate } from '../agent/aiSdkValidate'
-import { describeForModel } from '../agent/directTools'
 import type { AiSdkValidationResult } from '../agent/pageToolTypes'
 import type { JsonSchema } from '../types'
+import { describeChatTool } from './chatToolList'
 import type { ChatTool, ChatToolList } from './chatToolList'
 import { markUntrusted } from './markUntrusted'
 import { DEFAULT_CHAT_TOOL_LIST_LIMITS, validateChatToolList } from './validateChatToolList'
@@ -92,7 +92,7 @@ export function toolsFromManifest<TSchema>(
     if (options.filter && !options.filter(entry)) continue
     const schema = entry.inputSchema ?? structuredClone(FREE_FORM)
     const spec: AiSdkClientToolSpec<TSchema> = {
-      description: describeForModel(entry),
+      description: describeChatTool(entry),
       inputSchema: options.jsonSchema(schema, {
         validate: aiSdkValidate(withoutPatterns(schema)),
       }),

@@ -7,6 +7,7 @@ describe('@toolmark/core/ai-sdk', () => {
       'TOOLMARK_BODY_FIELD',
       'callForChat',
       'chatToolList',
+      'describeChatTool',
       'readToolmarkTools',
       'toolsFromManifest',
     ])
