@@ -371,6 +371,50 @@ describe('@toolmark/react/ai-sdk', () => {
     expect(saved).toEqual([])
   })
 
+  it('goes on by itself after a remount (StrictMode) when an output completes a restored step', async () => {
+    const tm = createToolmark({ dev: true })
+    const model = scriptedModel(['Thanks, Ada.'])
+    const server = chatServer(model)
+    const restored: UIMessage[] = [
+      { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Hi' }] },
+      {
+        id: 'a1',
+        role: 'assistant',
+        parts: [
+          { type: 'step-start' },
+          { type: 'tool-askName', toolCallId: 'ask_1', state: 'input-available', input: {} },
+        ],
+      },
+    ]
+    function Restored() {
+      const { messages, addToolOutput } = useToolmarkChat({
+        transport: server.transport,
+        messages: restored,
+      })
+      return (
+        <>
+          <button
+            onClick={() =>
+              void addToolOutput({ tool: 'askName', toolCallId: 'ask_1', output: 'Ada' })
+            }
+          >
+            Answer
+          </button>
+          <p>{messages.length} messages</p>
+        </>
+      )
+    }
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Restored />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Answer' }))
+    await waitFor(() => expect(model.doStreamCalls).toHaveLength(1))
+  })
+
   it('offers no tool that needs a person while no dialog is mounted', async () => {
     const { bodies, user } = setup({ steps: ['Nothing to do.'], dialog: false })
     await user.click(screen.getByRole('button', { name: 'Send' }))

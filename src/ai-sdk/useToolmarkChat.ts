@@ -47,8 +47,12 @@ export function useToolmarkChat<M extends UIMessage = UIMessage>(
   const tm = useResolvedToolmark(toolmark, 'useToolmarkChat')
   const [session] = useState(createChatSession)
   const [fallback] = useState(() => new DefaultChatTransport<M>())
-  // Unmounting ends the calls this chat started, like `useChat` stops its request.
-  useEffect(() => () => session.stop(), [session])
+  // Unmounting ends the calls this chat started, like `useChat` stops its request; a remount
+  // (StrictMode's, say) goes on as before.
+  useEffect(() => {
+    session.resume()
+    return () => session.stop()
+  }, [session])
 
   const chat = useChat<M>({
     ...rest,
