@@ -4,9 +4,9 @@ import react from '@vitejs/plugin-react'
 import { aliases, entries } from './aliases.ts'
 
 const entry = Object.fromEntries(
-  Object.entries(entries('src', ['index', 'rhf', 'query', 'devtools', 'mcp'])).filter(([, file]) =>
-    existsSync(file),
-  ),
+  Object.entries(
+    entries('src', ['index', 'rhf', 'query', 'devtools', 'mcp', 'ai-sdk', 'assistant-ui']),
+  ).filter(([, file]) => existsSync(file)),
 )
 
 export default defineConfig({
@@ -27,6 +27,9 @@ export default defineConfig({
         /^@toolmark\/mcp($|\/)/,
         /^zod($|\/)/,
         /^@hookform\//,
+        /^ai($|\/)/,
+        /^@ai-sdk\//,
+        /^@assistant-ui\//,
       ],
     },
   },

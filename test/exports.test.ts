@@ -1,4 +1,6 @@
 import * as react from '@toolmark/react'
+import * as aiSdk from '@toolmark/react/ai-sdk'
+import * as assistantUi from '@toolmark/react/assistant-ui'
 
 describe('@toolmark/react', () => {
   it('exports exactly the public runtime API', () => {
@@ -13,5 +15,17 @@ describe('@toolmark/react', () => {
       'useToolmark',
       'useWebMCP',
     ])
+  })
+})
+
+describe('@toolmark/react/ai-sdk', () => {
+  it('exports exactly the public runtime API', () => {
+    expect(Object.keys(aiSdk).sort()).toEqual(['useToolmarkChat'])
+  })
+})
+
+describe('@toolmark/react/assistant-ui', () => {
+  it('exports exactly the public runtime API', () => {
+    expect(Object.keys(assistantUi).sort()).toEqual(['useToolmarkAssistantTools'])
   })
 })

@@ -29,7 +29,7 @@ export interface DirectToolsOptions {
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 
 /** The tool's description for the model: the page's own, then what its hints mean. */
-function describeForModel(entry: ManifestEntry): string {
+export function describeForModel(entry: ManifestEntry): string {
   const hints = entry.hints ?? {}
   const parts = [oneLine(entry.description ?? '')]
   if (hints.destructive) parts.push('Destructive: the user must approve each call.')

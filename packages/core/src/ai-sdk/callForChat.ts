@@ -1,0 +1,102 @@
+import { cancelled, deepFreeze, notSerializable, refuse } from '../results'
+import type { ToolResult, Toolmark } from '../types'
+import { markUntrusted } from './markUntrusted'
+
+/** What a chat model receives for one tool call: the final `ToolResult`, as JSON data. */
+export type ChatToolResult = ToolResult & {
+  /** `true` on every result of a tool whose results carry page or user content; the first key. */
+  untrustedContent?: true
+}
+
+/** Options of `callForChat`. */
+export interface CallForChatOptions {
+  /** Stops the call: a run ends `cancelled signal`; a pending confirmation is withdrawn. */
+  signal?: AbortSignal
+}
+
+const needsPerson = (hints: { consequential?: boolean; destructive?: boolean } | undefined) =>
+  hints?.consequential === true || hints?.destructive === true
+
+/** JSON semantics (`toJSON`, `Date` → ISO string); what JSON cannot carry makes an error. */
+function asJson(result: ToolResult): ToolResult {
+  try {
+    const text = JSON.stringify(result, (_key, value: unknown) => {
+      if (typeof value === 'number' && !Number.isFinite(value)) throw new TypeError('not JSON')
+      return value
+    })
+    return JSON.parse(text) as ToolResult
+  } catch {
+    // A cycle, a bigint, a non-finite number, or a toJSON that threw.
+    return notSerializable()
+  }
+}
+
+/**
+ * Runs a chat model's tool call through `tm.call` as caller `inapp` and resolves with its final
+ * result, so one model step sees the outcome. When the registry defers `inapp` confirmations
+ * (its default), the call waits here for the person's answer in `<ConfirmDialog>`: the tool's
+ * result once approved, `cancelled operator` once denied, `refused confirmation_expired` when
+ * nobody answers before the confirmation expires (`limits.confirmationExpiryMs`). A tool that
+ * needs a person is refused `not_allowed` while no presenter (dialog) is mounted. Aborting
+ * `signal` ends the call `cancelled signal` and withdraws its pending confirmation from the
+ * store. Results of `untrustedContent` tools are marked; every result crosses as JSON. Never
+ * rejects.
+ */
+export async function callForChat(
+  tm: Toolmark,
+  name: string,
+  input: unknown,
+  options: CallForChatOptions = {},
+): Promise<ChatToolResult> {
+  const { signal } = options
+  const before = tm.describe(name, { caller: 'inapp' })
+  const shape = (result: ToolResult): ChatToolResult => {
+    const after = tm.describe(name, { caller: 'inapp' })
+    // Untrusted when the page said so before or after the call.
+    const mark = before?.hints.untrustedContent === true || after?.hints.untrustedContent === true
+    const json = asJson(result)
+    return deepFreeze((mark ? markUntrusted(json) : json) as ChatToolResult)
+  }
+
+  if (before && needsPerson(before.hints) && !tm.confirmations.hasPresenter()) {
+    return shape(
+      refuse('not_allowed', `"${name}" needs a person's confirmation and no one can see it now`),
+    )
+  }
+
+  // Listen before calling: a person may answer before the call's first result reaches us.
+  const outcomes = new Map<string, ToolResult>()
+  let waiting: { id: string; resolve: (result: ToolResult) => void } | undefined
+  const stopListening = tm.events.on('confirm', (event) => {
+    if (event.type === 'requested' || !event.result) return
+    if (waiting && waiting.id === event.entry.id) waiting.resolve(event.result)
+    else outcomes.set(event.entry.id, event.result)
+  })
+  try {
+    const first = await tm.call(name, input, { caller: 'inapp', ...(signal ? { signal } : {}) })
+    if (first.status !== 'needs_confirmation') return shape(first)
+    const { confirmId } = first
+    const answered = outcomes.get(confirmId)
+    if (answered) return shape(answered)
+    const final = await new Promise<ToolResult>((resolve) => {
+      let settled = false
+      const settle = (result: ToolResult) => {
+        if (settled) return
+        settled = true
+        signal?.removeEventListener('abort', onAbort)
+        resolve(result)
+      }
+      // Stopping the chat withdraws the question: the dialog closes, the model hears why.
+      const onAbort = () => {
+        settle(cancelled('signal'))
+        void tm.confirmations.reject(confirmId, 'cancelled')
+      }
+      waiting = { id: confirmId, resolve: settle }
+      if (signal?.aborted) onAbort()
+      else signal?.addEventListener('abort', onAbort, { once: true })
+    })
+    return shape(final)
+  } finally {
+    stopListening()
+  }
+}

@@ -1,0 +1,3 @@
+'use client'
+export { useToolmarkChat } from './useToolmarkChat'
+export type { UseToolmarkChatOptions } from './useToolmarkChat'

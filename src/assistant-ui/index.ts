@@ -1,0 +1,3 @@
+'use client'
+export { useToolmarkAssistantTools } from './useToolmarkAssistantTools'
+export type { UseToolmarkAssistantToolsOptions } from './useToolmarkAssistantTools'

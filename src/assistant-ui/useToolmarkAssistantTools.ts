@@ -1,0 +1,45 @@
+'use client'
+import { useEffect } from 'react'
+import type { Toolmark } from '@toolmark/core'
+import { useAui } from '@assistant-ui/react'
+import { useResolvedToolmark } from '../ToolmarkContext'
+import { assistantToolsProvider } from './assistantToolsProvider'
+
+/** Options of {@link useToolmarkAssistantTools}. */
+export interface UseToolmarkAssistantToolsOptions {
+  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
+  toolmark?: Toolmark
+}
+
+/**
+ * Makes every tool the in-app caller may use available to the assistant-ui runtime of the
+ * enclosing `<AssistantRuntimeProvider>`, while mounted: one frontend tool per page tool (named by
+ * its `llmName`, with its input JSON Schema and a description that says what its hints mean),
+ * kept in sync with the registry (a tool that unmounts goes away), executed through `tm.call` as
+ * caller `inapp`. A call that needs a person waits for their answer in `<ConfirmDialog>` and
+ * returns the final result; cancelling the run ends it `cancelled signal`. Tools that need a
+ * person are offered only while a dialog is mounted.
+ *
+ * @example
+ * ```tsx
+ * function Assistant() {
+ *   const runtime = useLocalRuntime(myModelAdapter)
+ *   return (
+ *     <AssistantRuntimeProvider runtime={runtime}>
+ *       <PageTools />
+ *       <Thread />
+ *     </AssistantRuntimeProvider>
+ *   )
+ * }
+ * function PageTools() {
+ *   useToolmarkAssistantTools()
+ *   return null
+ * }
+ * // Somewhere in the app: <ConfirmDialog />
+ * ```
+ */
+export function useToolmarkAssistantTools(options: UseToolmarkAssistantToolsOptions = {}): void {
+  const tm = useResolvedToolmark(options.toolmark, 'useToolmarkAssistantTools')
+  const aui = useAui()
+  useEffect(() => aui.modelContext.register(assistantToolsProvider(tm)), [aui, tm])
+}
