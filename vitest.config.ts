@@ -5,25 +5,23 @@ import { playwright } from '@vitest/browser-playwright'
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import viteConfig from './vite.config.ts'
 import { root } from './aliases.ts'
+import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs'
 
-/** Debian's Chromium, kept off the network; extra flags per project. */
-const chromium = (extra: string[] = []) =>
-  playwright({
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        ...extra,
-      ],
-    },
-  })
+/**
+ * The Chromium of scripts/chromium.mjs, kept off the network; extra flags per project. Looked up
+ * without failing here, so the node projects run on a machine without any Chromium; the browser
+ * projects' globalSetup then stops them with the message naming the ways to get one.
+ */
+const chromium = (extra: string[] = []) => {
+  let executablePath: string | undefined
+  try {
+    executablePath = chromiumPath()
+  } catch {
+    executablePath = undefined
+  }
+  return playwright({ launchOptions: { executablePath, args: [...CHROMIUM_ARGS, ...extra] } })
+}
+const needsChromium = ['./scripts/chromium.mjs']
 
 const optimizeDeps = {
   include: [
@@ -80,6 +78,7 @@ export default mergeConfig(
             ],
             exclude: ['**/*.polyfill.browser.test.{ts,tsx}', '**/node_modules/**'],
             testTimeout: 20_000,
+            globalSetup: needsChromium,
             browser: {
               enabled: true,
               headless: true,
@@ -95,6 +94,7 @@ export default mergeConfig(
             name: 'browser-polyfill',
             include: ['test/browser/**/*.polyfill.browser.test.{ts,tsx}'],
             testTimeout: 20_000,
+            globalSetup: needsChromium,
             browser: {
               enabled: true,
               headless: true,
@@ -110,6 +110,7 @@ export default mergeConfig(
           test: {
             name: 'storybook',
             testTimeout: 20_000,
+            globalSetup: needsChromium,
             browser: {
               enabled: true,
               headless: true,
