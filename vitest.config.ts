@@ -40,6 +40,26 @@ const optimizeDeps = {
   ],
 }
 
+/**
+ * React and React DOM 18.3.1, installed nested in the test/react18 workspace so that React DOM 18
+ * finds its own React. Libraries that import React are inlined, so they get these too.
+ */
+const react18 = path.join(root, 'test/react18/node_modules')
+const react18Aliases = [
+  { find: /^react$/, replacement: path.join(react18, 'react/index.js') },
+  { find: /^react\/(.+)$/, replacement: path.join(react18, 'react/$1.js') },
+  { find: /^react-dom$/, replacement: path.join(react18, 'react-dom/index.js') },
+  { find: /^react-dom\/(.+)$/, replacement: path.join(react18, 'react-dom/$1.js') },
+  // Its ESM build, inlined below, so that its own imports of React resolve through the aliases.
+  {
+    find: /^@testing-library\/react$/,
+    replacement: path.join(
+      root,
+      'node_modules/@testing-library/react/dist/@testing-library/react.esm.js',
+    ),
+  },
+]
+
 const ifExists = (file: string) => (existsSync(path.join(root, file)) ? [file] : [])
 
 export default mergeConfig(
@@ -65,6 +85,23 @@ export default mergeConfig(
             setupFiles: ['./test/setup.ts'],
             include: ['test/**/*.test.{ts,tsx}'],
             exclude: ['test/browser/**', '**/node_modules/**'],
+          },
+        },
+        {
+          extends: true,
+          resolve: { alias: react18Aliases },
+          test: {
+            name: 'react18',
+            environment: 'jsdom',
+            globals: true,
+            setupFiles: ['./test/setup.ts'],
+            include: ['test/**/*.test.tsx'],
+            exclude: ['test/browser/**', '**/node_modules/**'],
+            server: {
+              deps: {
+                inline: [/@testing-library\/react/, /@tanstack\/react-query/, /react-hook-form/],
+              },
+            },
           },
         },
         {

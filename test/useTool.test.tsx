@@ -1,4 +1,4 @@
-import { StrictMode, useState } from 'react'
+import { StrictMode, useEffect, useState } from 'react'
 import { act, render, screen, fireEvent } from '@testing-library/react'
 import { z } from 'zod'
 import { createToolmark, ok } from '@toolmark/core'
@@ -122,7 +122,10 @@ describe('useTool', () => {
     function Counter() {
       const [count, setCount] = useState(0)
       const tool = useTool({ name: 'read', description: 'Reads', run: () => ok(count) })
-      seen.push(tool)
+      // What committed renders returned (StrictMode's discarded renders never commit).
+      useEffect(() => {
+        seen.push(tool)
+      })
       return <button onClick={() => setCount((c) => c + 1)}>Count: {count}</button>
     }
     render(
