@@ -16,6 +16,10 @@ import type { UseFormToolOptions } from './useFormTool'
 
 type AnyForm = UseFormReturn<FieldValues, any, any>
 
+// Bundlers replace `process.env.NODE_ENV` with a string literal, so production builds drop the
+// development warning below; declared here so the kit does not depend on Node's types.
+declare const process: { env: { NODE_ENV?: string } }
+
 /** Everything `useFormTool` registers from: the latest of each, pushed after every render. */
 export interface FormDeclaration {
   toolmark: Toolmark
