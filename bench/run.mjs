@@ -12,6 +12,7 @@ const benches = [
   ],
   ['fill', 'npx', ['vitest', 'run', '--config', 'bench/fill.config.ts'], {}],
   ['webmcp', 'npx', ['vitest', 'run', '--config', 'bench/webmcp.config.ts'], {}],
+  ['size', 'node', ['bench/size.mjs'], {}],
 ]
 
 const only = process.argv.slice(2)

@@ -1,4 +1,6 @@
 import * as react from '@toolmark/react'
+import * as devtools from '@toolmark/react/devtools'
+import * as mcp from '@toolmark/react/mcp'
 
 describe('@toolmark/react', () => {
   it('exports exactly the public runtime API', () => {
@@ -13,5 +15,13 @@ describe('@toolmark/react', () => {
       'useToolmark',
       'useWebMCP',
     ])
+  })
+
+  it('exports exactly <McpPairing> from @toolmark/react/mcp', () => {
+    expect(Object.keys(mcp).sort()).toEqual(['McpPairing'])
+  })
+
+  it('exports exactly <ToolmarkDevtools> from @toolmark/react/devtools', () => {
+    expect(Object.keys(devtools).sort()).toEqual(['ToolmarkDevtools'])
   })
 })
