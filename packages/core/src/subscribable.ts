@@ -1,9 +1,5 @@
 import type { ErrorEvent } from './types'
 
-interface Entry<TArgs extends unknown[]> {
-  readonly listener: (...args: TArgs) => void
-}
-
 /**
  * The one subscribe contract of Toolmark, after TanStack Query's `Subscribable`: listeners in a
  * `Set`, `subscribe(fn)` returns an unsubscribe and is safe to pass bare to
@@ -14,28 +10,37 @@ interface Entry<TArgs extends unknown[]> {
  * {@link Subscribable.onLast}; {@link createSubscribable} makes one from callbacks.
  */
 export abstract class Subscribable<TArgs extends unknown[] = []> {
-  // Most subscribables have one listener (a component): it is kept without a Set.
-  #single: Entry<TArgs> | undefined
-  #many: Set<Entry<TArgs>> | undefined
+  // Each subscription is known by its unsubscribe function, so one listener subscribed twice is
+  // two subscriptions. Most subscribables have one listener (a component): it is kept without
+  // a Map.
+  #single: ((...args: TArgs) => void) | undefined
+  #singleOff: (() => void) | undefined
+  #many: Map<() => void, (...args: TArgs) => void> | undefined
 
   /**
    * Adds a listener and returns its unsubscribe (idempotent). Each call is its own subscription,
    * so one function subscribed twice is unsubscribed once each.
    */
   readonly subscribe = (listener: (...args: TArgs) => void): (() => void) => {
-    const entry: Entry<TArgs> = { listener }
-    if (this.#many) this.#many.add(entry)
-    else if (this.#single) {
-      this.#many = new Set([this.#single, entry])
-      this.#single = undefined
-    } else this.#single = entry
+    const off = () => this.#remove(off)
+    if (this.#many) this.#many.set(off, listener)
+    else if (this.#singleOff) {
+      this.#many = new Map([
+        [this.#singleOff, this.#single!],
+        [off, listener],
+      ])
+      this.#single = this.#singleOff = undefined
+    } else {
+      this.#single = listener
+      this.#singleOff = off
+    }
     if (this.size === 1) this.onFirst()
-    return () => this.#remove(entry)
+    return off
   }
 
   /** How many subscriptions are open. */
   get size(): number {
-    return this.#many ? this.#many.size : this.#single ? 1 : 0
+    return this.#many ? this.#many.size : this.#singleOff ? 1 : 0
   }
 
   /**
@@ -47,20 +52,20 @@ export abstract class Subscribable<TArgs extends unknown[] = []> {
     if (single) return this.#call(single, args)
     const many = this.#many
     if (!many || many.size === 0) return
-    for (const entry of [...many]) if (many.has(entry)) this.#call(entry, args)
+    for (const [off, listener] of [...many]) if (many.has(off)) this.#call(listener, args)
   }
 
-  #call(entry: Entry<TArgs>, args: TArgs) {
+  #call(listener: (...args: TArgs) => void, args: TArgs) {
     try {
-      entry.listener(...args)
+      listener(...args)
     } catch (cause) {
       this.report({ code: 'listener_threw', message: `A ${this.label} listener threw`, cause })
     }
   }
 
-  #remove(entry: Entry<TArgs>) {
-    if (this.#single === entry) this.#single = undefined
-    else if (!this.#many?.delete(entry)) return
+  #remove(off: () => void) {
+    if (this.#singleOff === off) this.#single = this.#singleOff = undefined
+    else if (!this.#many?.delete(off)) return
     if (this.size === 0) this.onLast()
   }
 

@@ -64,13 +64,24 @@ export class Registration<TDeclaration> {
    * registration stays while any is open, and each stop works once.
    */
   start(): () => void {
-    if (++this.#starts === 1) this.#register()
+    this.acquire()
     let open = true
     return () => {
       if (!open) return
       open = false
-      if (--this.#starts === 0) this.#stop()
+      this.release()
     }
+  }
+
+  /** {@link Registration.start} without the stop function: pair each with one `release()`. */
+  acquire(): void {
+    if (++this.#starts === 1) this.#register()
+  }
+
+  /** Ends one {@link Registration.acquire}; the last one unregisters. */
+  release(): void {
+    if (this.#starts === 0) return
+    if (--this.#starts === 0) this.#stop()
   }
 
   #register() {

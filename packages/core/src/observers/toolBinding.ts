@@ -133,7 +133,6 @@ class Binding<TInput, TOutput> extends Subscribable implements ToolBinding<TInpu
   protected readonly label = 'tool binding'
   readonly #registration: Registration<ToolBindingOptions<TInput, TOutput>>
   #name: string
-  #stop: (() => void) | undefined
   /** The registry and name watched while subscribed. */
   #watchedIn: Toolmark | undefined
   #watchedName = ''
@@ -152,14 +151,13 @@ class Binding<TInput, TOutput> extends Subscribable implements ToolBinding<TInpu
   }
 
   protected override onFirst(): void {
-    this.#stop = this.#registration.start()
+    this.#registration.acquire()
     this.#watch()
   }
 
   protected override onLast(): void {
     this.#unwatch()
-    this.#stop?.()
-    this.#stop = undefined
+    this.#registration.release()
   }
 
   #watch() {
@@ -180,7 +178,16 @@ class Binding<TInput, TOutput> extends Subscribable implements ToolBinding<TInpu
     }) as Promise<ToolResult<TOutput>>
 
   setOptions(options: ToolBindingOptions<TInput, TOutput>): void {
-    const before = this.#registration.current.toolmark
+    const current = this.#registration.current
+    // The first effect after mount pushes what the binding was created with.
+    if (
+      options.definition === current.definition &&
+      options.toolmark === current.toolmark &&
+      options.scope === current.scope
+    ) {
+      return
+    }
+    const before = current.toolmark
     this.#registration.update(options)
     const name = fullName(options)
     if (name === this.#name && options.toolmark === before) return

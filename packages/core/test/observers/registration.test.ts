@@ -56,4 +56,16 @@ describe('createRegistration', () => {
     registration.start()
     expect(log).toEqual(['register a', 'dispose a (latest 1)', 'register a'])
   })
+
+  it('pairs acquire with release the same way, ignoring a release with nothing acquired', () => {
+    const { registration, log } = setup({ name: 'a', label: '1' })
+    registration.release()
+    registration.acquire()
+    registration.acquire()
+    registration.release()
+    expect(log).toEqual(['register a'])
+    registration.release()
+    registration.release()
+    expect(log).toEqual(['register a', 'dispose a (latest 1)'])
+  })
 })
