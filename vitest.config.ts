@@ -5,25 +5,23 @@ import { playwright } from '@vitest/browser-playwright'
 import { storybookTest } from '@storybook/addon-vitest/vitest-plugin'
 import viteConfig from './vite.config.ts'
 import { root } from './aliases.ts'
+import { CHROMIUM_ARGS, chromiumPath } from './scripts/chromium.mjs'
 
-/** Debian's Chromium, kept off the network; extra flags per project. */
-const chromium = (extra: string[] = []) =>
-  playwright({
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        ...extra,
-      ],
-    },
-  })
+/**
+ * The Chromium of scripts/chromium.mjs, kept off the network; extra flags per project. Looked up
+ * without failing here, so the node projects run on a machine without any Chromium; the browser
+ * projects' globalSetup then stops them with the message naming the ways to get one.
+ */
+const chromium = (extra: string[] = []) => {
+  let executablePath: string | undefined
+  try {
+    executablePath = chromiumPath()
+  } catch {
+    executablePath = undefined
+  }
+  return playwright({ launchOptions: { executablePath, args: [...CHROMIUM_ARGS, ...extra] } })
+}
+const needsChromium = ['./scripts/chromium.mjs']
 
 const optimizeDeps = {
   include: [
@@ -41,6 +39,26 @@ const optimizeDeps = {
     '@mcp-b/webmcp-polyfill',
   ],
 }
+
+/**
+ * React and React DOM 18.3.1, installed nested in the test/react18 workspace so that React DOM 18
+ * finds its own React. Libraries that import React are inlined, so they get these too.
+ */
+const react18 = path.join(root, 'test/react18/node_modules')
+const react18Aliases = [
+  { find: /^react$/, replacement: path.join(react18, 'react/index.js') },
+  { find: /^react\/(.+)$/, replacement: path.join(react18, 'react/$1.js') },
+  { find: /^react-dom$/, replacement: path.join(react18, 'react-dom/index.js') },
+  { find: /^react-dom\/(.+)$/, replacement: path.join(react18, 'react-dom/$1.js') },
+  // Its ESM build, inlined below, so that its own imports of React resolve through the aliases.
+  {
+    find: /^@testing-library\/react$/,
+    replacement: path.join(
+      root,
+      'node_modules/@testing-library/react/dist/@testing-library/react.esm.js',
+    ),
+  },
+]
 
 const ifExists = (file: string) => (existsSync(path.join(root, file)) ? [file] : [])
 
@@ -71,6 +89,23 @@ export default mergeConfig(
         },
         {
           extends: true,
+          resolve: { alias: react18Aliases },
+          test: {
+            name: 'react18',
+            environment: 'jsdom',
+            globals: true,
+            setupFiles: ['./test/setup.ts'],
+            include: ['test/**/*.test.tsx'],
+            exclude: ['test/browser/**', '**/node_modules/**'],
+            server: {
+              deps: {
+                inline: [/@testing-library\/react/, /@tanstack\/react-query/, /react-hook-form/],
+              },
+            },
+          },
+        },
+        {
+          extends: true,
           optimizeDeps,
           test: {
             name: 'browser',
@@ -80,6 +115,7 @@ export default mergeConfig(
             ],
             exclude: ['**/*.polyfill.browser.test.{ts,tsx}', '**/node_modules/**'],
             testTimeout: 20_000,
+            globalSetup: needsChromium,
             browser: {
               enabled: true,
               headless: true,
@@ -95,6 +131,7 @@ export default mergeConfig(
             name: 'browser-polyfill',
             include: ['test/browser/**/*.polyfill.browser.test.{ts,tsx}'],
             testTimeout: 20_000,
+            globalSetup: needsChromium,
             browser: {
               enabled: true,
               headless: true,
@@ -110,6 +147,7 @@ export default mergeConfig(
           test: {
             name: 'storybook',
             testTimeout: 20_000,
+            globalSetup: needsChromium,
             browser: {
               enabled: true,
               headless: true,

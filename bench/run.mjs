@@ -13,6 +13,7 @@ const benches = [
   ['fill', 'npx', ['vitest', 'run', '--config', 'bench/fill.config.ts'], {}],
   ['webmcp', 'npx', ['vitest', 'run', '--config', 'bench/webmcp.config.ts'], {}],
   ['size-ai-sdk', 'node', ['bench/size-ai-sdk.mjs'], {}],
+  ['size', 'node', ['bench/size.mjs'], {}],
 ]
 
 const only = process.argv.slice(2)

@@ -1,11 +1,12 @@
 /**
  * Runs `bench/webmcp.measure.ts` in jsdom (with `@mcp-b/webmcp-polyfill`) and then in real
- * Chromium (native WebMCP, `--enable-features=WebMCP`); not part of `npm test`:
+ * Chromium (the one scripts/chromium.mjs picks; native WebMCP, `--enable-features=WebMCP`); not part of `npm test`:
  *   npx vitest run --config bench/webmcp.config.ts
  */
 import { defineConfig } from 'vitest/config'
 import { playwright } from '@vitest/browser-playwright'
 import { aliases, root } from '../aliases.ts'
+import { chromiumLaunchOptions } from '../scripts/chromium.mjs'
 
 const file = 'bench/webmcp.measure.ts'
 
@@ -29,18 +30,7 @@ export default defineConfig({
             enabled: true,
             headless: true,
             provider: playwright({
-              launchOptions: {
-                executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-                args: [
-                  '--headless',
-                  '--no-sandbox',
-                  '--disable-gpu',
-                  '--disable-background-networking',
-                  '--disable-component-update',
-                  '--no-first-run',
-                  '--enable-features=WebMCP',
-                ],
-              },
+              launchOptions: chromiumLaunchOptions(['--enable-features=WebMCP']),
             }),
             instances: [{ browser: 'chromium' }],
           },

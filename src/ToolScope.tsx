@@ -1,8 +1,9 @@
 'use client'
-import { useContext, useEffect, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react'
+import { useContext, useEffect, useMemo, useRef, type ReactNode } from 'react'
 import type { Toolmark } from '@toolmark/core'
 import { useResolvedToolmark } from './ToolmarkContext'
 import { ScopeContext, createScopeSlot } from './ScopeContext'
+import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
 
 /** Props of {@link ToolScope}. */
 export interface ToolScopeProps {
@@ -43,7 +44,7 @@ export function ToolScope({
   // Read when the scope is created (in a child's or our own effect, after layout effects), so
   // a scope that starts hidden never shows its tools; later changes go through setWhen.
   const whenRef = useRef(when)
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     whenRef.current = when
   })
   const slot = useMemo(

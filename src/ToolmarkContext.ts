@@ -1,6 +1,10 @@
 import { createContext, useContext } from 'react'
 import type { Toolmark } from '@toolmark/core'
 
+// Bundlers replace `process.env.NODE_ENV` with a string literal; declared here so the kit does not
+// depend on Node's types.
+declare const process: { env: { NODE_ENV?: string } }
+
 /** The registry that `<ToolProvider>` hands to the hooks below it. */
 export const ToolmarkContext = createContext<Toolmark | null>(null)
 
@@ -12,10 +16,13 @@ export function useResolvedToolmark(explicit: Toolmark | undefined, caller: stri
   const fromContext = useContext(ToolmarkContext)
   const toolmark = explicit ?? fromContext
   if (!toolmark) {
+    // Production keeps the rule and the fix's gist; the full hint is for development only.
     throw new Error(
-      `\`${caller}\` must be used within \`<ToolProvider>\`: wrap your app in ` +
-        '`<ToolProvider toolmark={tm}>` (or `<ToolProvider options={...}>`), or pass the registry ' +
-        'explicitly as `toolmark`.',
+      `\`${caller}\` must be used within \`<ToolProvider>\`` +
+        (process.env.NODE_ENV === 'production'
+          ? ''
+          : ': wrap your app in `<ToolProvider toolmark={tm}>` (or `<ToolProvider options={...}>`), ' +
+            'or pass the registry explicitly as `toolmark`.'),
     )
   }
   return toolmark

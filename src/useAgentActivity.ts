@@ -1,8 +1,8 @@
 'use client'
 import { useMemo, useSyncExternalStore } from 'react'
 import type { Toolmark } from '@toolmark/core'
+import { createActivityStore, type AgentActivity } from '@toolmark/core/observers'
 import { useResolvedToolmark } from './ToolmarkContext'
-import { createActivityStore, type AgentActivity } from './activityStore'
 
 /** Options of {@link useAgentActivity}. */
 export interface UseAgentActivityOptions {
@@ -17,7 +17,8 @@ const getServerSnapshot = () => NONE
 
 /**
  * The recent calls on the registry, newest first, from every caller: tool, caller, status,
- * duration, progress and result, with `undo()` while the call's undo can still run. Records the
+ * duration, progress and result, with `undo()` while the call's undo can still run. A deferred
+ * call shows its final outcome once a person answers (`confirmation` says how). Records the
  * calls made while the component is mounted.
  *
  * @example
@@ -40,6 +41,7 @@ const getServerSnapshot = () => NONE
 export function useAgentActivity(options: UseAgentActivityOptions = {}): readonly AgentActivity[] {
   const tm = useResolvedToolmark(options.toolmark, 'useAgentActivity')
   const limit = options.limit ?? 50
+  // Creating a store starts nothing: it listens from its first subscriber on.
   const store = useMemo(() => createActivityStore(tm, limit), [tm, limit])
   return useSyncExternalStore(store.subscribe, store.getSnapshot, getServerSnapshot)
 }

@@ -1,10 +1,10 @@
 'use client'
-import { useContext, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import { useContext, useState, useSyncExternalStore } from 'react'
 import type { ToolDefinition, ToolResult, ToolStatus, Toolmark } from '@toolmark/core'
+import { createToolBinding } from '@toolmark/core/observers'
 import { useResolvedToolmark } from './ToolmarkContext'
-import { ScopeContext, joinPath } from './ScopeContext'
-import { IDLE, createToolCallStore } from './toolCallStore'
-import { latestSchema, sameJsonSchema, sameSchema } from './stableSchema'
+import { ScopeContext } from './ScopeContext'
+import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
 
 /** Options of {@link useTool}. */
 export interface UseToolOptions {
@@ -15,22 +15,20 @@ export interface UseToolOptions {
 /** Where a tool's calls stand: `'idle'` before any call, `'running'` while one runs, else the last result's status. */
 export type UseToolStatus = 'idle' | 'running' | ToolStatus
 
-/** What {@link useTool} returns. */
+/** What {@link useTool} returns: the same object until the name or the call status changes. */
 export interface UseToolResult<TInput = unknown, TOutput = unknown> {
   /** The full name agents see (scope path + local name). */
-  name: string
+  readonly name: string
   /** `'running'` while any caller's call runs; the last result's status after. */
-  status: UseToolStatus
+  readonly status: UseToolStatus
   /** The last result, whoever called. */
-  lastResult: ToolResult<TOutput> | undefined
+  readonly lastResult: ToolResult<TOutput> | undefined
   /**
    * Calls the tool as caller `human`: the same validation and `run` an agent gets, without a
-   * confirmation (a person is acting). Never throws.
+   * confirmation (a person is acting). Never throws. The same function for the component's life.
    */
-  call(input?: TInput): Promise<ToolResult<TOutput>>
+  readonly call: (input?: TInput) => Promise<ToolResult<TOutput>>
 }
-
-const getServerSnapshot = () => IDLE
 
 /**
  * Declares a tool while the component is mounted. `run`, `summary`, `confirmation` and schema
@@ -61,133 +59,18 @@ export function useTool<TInput = unknown, TOutput = unknown>(
   def: ToolDefinition<TInput, TOutput>,
   options: UseToolOptions = {},
 ): UseToolResult<TInput, TOutput> {
-  const tm = useResolvedToolmark(options.toolmark, 'useTool')
+  const toolmark = useResolvedToolmark(options.toolmark, 'useTool')
   const inherited = useContext(ScopeContext)
-  const slot = inherited?.toolmark === tm ? inherited : null
-  const fullName = joinPath(slot?.path ?? '', def.name)
+  const scope = inherited?.toolmark === toolmark ? inherited : null
 
-  const latest = useRef(def)
-  useLayoutEffect(() => {
-    latest.current = def
+  const [binding] = useState(() => createToolBinding({ toolmark, definition: def, scope }))
+
+  // A layout effect, so an agent call right after a commit already runs this render's `run`;
+  // the binding registers again only when what agents see changed.
+  useIsomorphicLayoutEffect(() => {
+    binding.setOptions({ toolmark, definition: def, scope })
   })
 
-  // Inline schemas are new objects on every render: keep the last equivalent ones (see
-  // stableSchema) so a re-render never registers again, and validate with the latest.
-  const [schemas, setSchemas] = useState(() => ({
-    input: def.input,
-    output: def.output,
-    inputSchema: def.inputSchema,
-  }))
-  if (
-    !sameSchema(schemas.input, def.input, 'input') ||
-    !sameSchema(schemas.output, def.output, 'output') ||
-    !sameJsonSchema(schemas.inputSchema, def.inputSchema)
-  ) {
-    setSchemas({ input: def.input, output: def.output, inputSchema: def.inputSchema })
-  }
-  const { input, output, inputSchema } = schemas
-
-  const { name, description, title, timeoutMs } = def
-  const hasSummary = typeof def.summary === 'function'
-  const hasConfirmation = typeof def.confirmation === 'function'
-  const hintsKey = hintsToKey(def.hints)
-  // A function is read at every use (through the ref); a list is compared by value.
-  const sensitiveKey =
-    typeof def.sensitive === 'function'
-      ? FUNCTION
-      : def.sensitive
-        ? JSON.stringify(def.sensitive)
-        : ''
-
-  // One subscription both registers the tool and watches its calls: mounted means registered
-  // and watched, and a change in what agents see makes a new subscription (so a new
-  // registration). This keeps a tool to one effect, which matters with hundreds of them.
-  const source = useMemo(() => {
-    const calls = createToolCallStore(tm, fullName)
-    const register = () => {
-      const current = latest.current
-      const registered: ToolDefinition<TInput, TOutput> = {
-        name,
-        description,
-        title,
-        input: input && latestSchema(input, () => latest.current.input),
-        output: output && latestSchema(output, () => latest.current.output),
-        inputSchema,
-        timeoutMs,
-        hints: keyToHints(hintsKey),
-        sensitive:
-          sensitiveKey === FUNCTION
-            ? () => readSensitive(latest.current.sensitive)
-            : sensitiveKey
-              ? (JSON.parse(sensitiveKey) as string[])
-              : undefined,
-        summary: hasSummary
-          ? (value) => latest.current.summary?.(value) ?? current.description
-          : undefined,
-        confirmation: hasConfirmation
-          ? (value) => latest.current.confirmation?.(value) ?? {}
-          : undefined,
-        run: (value, ctx) => latest.current.run(value, ctx),
-      }
-      return tm.register(registered, slot ? { scope: slot.acquire() } : undefined)
-    }
-    return {
-      subscribe(listener: () => void) {
-        const handle = register()
-        const unwatch = calls.subscribe(listener)
-        return () => {
-          unwatch()
-          handle.dispose()
-        }
-      },
-      getSnapshot: calls.getSnapshot,
-      call: (value?: TInput) =>
-        tm.call(fullName, value, { caller: 'human' }) as Promise<ToolResult<TOutput>>,
-    }
-  }, [
-    tm,
-    slot,
-    fullName,
-    name,
-    description,
-    title,
-    input,
-    output,
-    inputSchema,
-    timeoutMs,
-    hasSummary,
-    hasConfirmation,
-    hintsKey,
-    sensitiveKey,
-  ])
-  const snapshot = useSyncExternalStore(source.subscribe, source.getSnapshot, getServerSnapshot)
-
-  return {
-    name: fullName,
-    status: snapshot.status,
-    lastResult: snapshot.lastResult as ToolResult<TOutput> | undefined,
-    call: source.call,
-  }
-}
-
-const FUNCTION = '(function)'
-
-function readSensitive(sensitive: ToolDefinition['sensitive']): readonly string[] {
-  if (typeof sensitive === 'function') return sensitive()
-  return sensitive ?? []
-}
-
-const HINTS = ['readOnly', 'consequential', 'destructive', 'untrustedContent'] as const
-
-/** Hints compared by value: an inline `hints={{ readOnly: true }}` must not re-register. */
-function hintsToKey(hints: ToolDefinition['hints']): string {
-  if (!hints) return ''
-  let key = ''
-  for (const hint of HINTS) if (hints[hint]) key = key ? `${key},${hint}` : hint
-  return key
-}
-
-function keyToHints(key: string): ToolDefinition['hints'] {
-  if (!key) return undefined
-  return Object.fromEntries(key.split(',').map((hint) => [hint, true]))
+  // Registered while subscribed: mounted means registered and watched, in one effect.
+  return useSyncExternalStore(binding.subscribe, binding.getSnapshot, binding.getServerSnapshot)
 }

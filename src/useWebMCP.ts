@@ -1,8 +1,9 @@
 'use client'
-import { useEffect, useLayoutEffect, useRef } from 'react'
+import { useEffect, useRef } from 'react'
 import type { ManifestEntry, Toolmark } from '@toolmark/core'
 import { webmcp, type WebMCPOptions } from '@toolmark/core/webmcp'
 import { useResolvedToolmark } from './ToolmarkContext'
+import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
 
 /** Options of {@link useWebMCP}. */
 export interface UseWebMCPOptions extends WebMCPOptions {
@@ -38,7 +39,7 @@ export function useWebMCP(options: UseWebMCPOptions = {}): void {
   const { modelContext } = options
 
   const latestFilter = useRef(options.filter)
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     latestFilter.current = options.filter
   })
 

@@ -1,6 +1,8 @@
 import * as react from '@toolmark/react'
 import * as aiSdk from '@toolmark/react/ai-sdk'
 import * as assistantUi from '@toolmark/react/assistant-ui'
+import * as devtools from '@toolmark/react/devtools'
+import * as mcp from '@toolmark/react/mcp'
 
 describe('@toolmark/react', () => {
   it('exports exactly the public runtime API', () => {
@@ -15,6 +17,14 @@ describe('@toolmark/react', () => {
       'useToolmark',
       'useWebMCP',
     ])
+  })
+
+  it('exports exactly <McpPairing> from @toolmark/react/mcp', () => {
+    expect(Object.keys(mcp).sort()).toEqual(['McpPairing'])
+  })
+
+  it('exports exactly <ToolmarkDevtools> from @toolmark/react/devtools', () => {
+    expect(Object.keys(devtools).sort()).toEqual(['ToolmarkDevtools'])
   })
 })
 

@@ -521,6 +521,46 @@ describe('useFormTool', () => {
     expect(screen.getByLabelText('Note title')).toHaveValue('Second draft')
   })
 
+  it('keeps its tools registered through re-renders with inline options and an equal inline schema', async () => {
+    const tm = createToolmark()
+    const register = vi.spyOn(tm, 'register')
+    function Inline() {
+      const [n, setN] = useState(0)
+      const inlineSchema = z.object({ title: z.string().min(1) })
+      const form = useForm({ resolver: zodResolver(inlineSchema), defaultValues: { title: '' } })
+      useFormTool(form, {
+        name: 'note',
+        description: 'A note.',
+        schema: inlineSchema,
+        sensitive: ['secret'],
+        hints: { consequential: true },
+        onSubmit: () => ({ n }),
+      })
+      return <button onClick={() => setN((v) => v + 1)}>Render {n}</button>
+    }
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Inline />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+    const registered = register.mock.calls.length
+    const rev = tm.rev
+
+    fireEvent.click(screen.getByRole('button'))
+    fireEvent.click(screen.getByRole('button'))
+    await flush()
+
+    expect(screen.getByRole('button')).toHaveTextContent('Render 2')
+    expect(register.mock.calls.length).toBe(registered)
+    expect(tm.rev).toBe(rev)
+    expect(await call(tm, 'note.submit', {}, 'human')).toMatchObject({
+      status: 'invalid',
+    })
+  })
+
   it('warns once in development when the form has no resolver', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     const tm = createToolmark({ dev: true })

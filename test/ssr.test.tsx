@@ -50,6 +50,10 @@ function App({ tm }: { tm: ReturnType<typeof createToolmark> }) {
 }
 
 describe('server rendering', () => {
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
   it('runs in an environment without window or document', () => {
     expect(typeof window).toBe('undefined')
     expect(typeof document).toBe('undefined')

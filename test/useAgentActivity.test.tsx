@@ -153,6 +153,93 @@ describe('useAgentActivity', () => {
     expect(screen.queryByRole('button', { name: 'Undo write' })).not.toBeInTheDocument()
   })
 
+  it('replaces a deferred call’s needs_confirmation with how it ended once a person answers', async () => {
+    const tm = createToolmark()
+    const closed: number[] = []
+    tm.register({
+      name: 'close',
+      description: 'Closes a ticket',
+      input: z.object({ id: z.number() }),
+      hints: { consequential: true },
+      run: ({ id }) => {
+        closed.push(id)
+        return ok({ id })
+      },
+    })
+    function Outcomes() {
+      const activity = useAgentActivity()
+      return (
+        <ol>
+          {activity.map((call) => (
+            <li key={call.callId}>
+              {call.tool} · {call.status} · {call.confirmation}
+            </li>
+          ))}
+        </ol>
+      )
+    }
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Outcomes />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    await act(async () => {
+      await tm.call('close', { id: 1 }, { caller: 'inapp' })
+      await tm.call('close', { id: 2 }, { caller: 'inapp' })
+    })
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'close · needs_confirmation · requested',
+      'close · needs_confirmation · requested',
+    ])
+
+    const [first, second] = tm.confirmations.list()
+    await act(async () => {
+      await tm.confirmations.approve(first.id)
+      await tm.confirmations.reject(second.id)
+    })
+
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'close · cancelled · rejected',
+      'close · ok · approved',
+    ])
+    expect(closed).toEqual([1])
+  })
+
+  it('shows a deferred call that nobody answered as expired', async () => {
+    vi.useFakeTimers()
+    try {
+      const tm = createToolmark({ limits: { confirmationExpiryMs: 5_000 } })
+      tm.register({
+        name: 'close',
+        description: 'Closes',
+        hints: { consequential: true },
+        run: () => ok(true),
+      })
+      render(
+        <StrictMode>
+          <ToolProvider toolmark={tm}>
+            <Log />
+          </ToolProvider>
+        </StrictMode>,
+      )
+      await act(async () => {
+        await tm.call('close', {}, { caller: 'inapp' })
+      })
+      expect(screen.getByRole('listitem')).toHaveTextContent('close · inapp · needs_confirmation')
+
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5_001)
+      })
+
+      expect(screen.getByRole('listitem')).toHaveTextContent('close · inapp · refused')
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
   it('keeps only the newest calls up to the limit', async () => {
     const tm = createToolmark()
     tm.register({

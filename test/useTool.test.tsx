@@ -1,4 +1,4 @@
-import { StrictMode, useState } from 'react'
+import { StrictMode, useEffect, useState } from 'react'
 import { act, render, screen, fireEvent } from '@testing-library/react'
 import { z } from 'zod'
 import { createToolmark, ok } from '@toolmark/core'
@@ -114,6 +114,68 @@ describe('useTool', () => {
       status: 'ok',
       data: { count: 3 },
     })
+  })
+
+  it('returns the same object across renders until its name or call status changes', async () => {
+    const tm = createToolmark()
+    const seen: unknown[] = []
+    function Counter() {
+      const [count, setCount] = useState(0)
+      const tool = useTool({ name: 'read', description: 'Reads', run: () => ok(count) })
+      // What committed renders returned (StrictMode's discarded renders never commit).
+      useEffect(() => {
+        seen.push(tool)
+      })
+      return <button onClick={() => setCount((c) => c + 1)}>Count: {count}</button>
+    }
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Counter />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+    fireEvent.click(screen.getByRole('button'))
+    fireEvent.click(screen.getByRole('button'))
+    await flush()
+    expect(new Set(seen).size).toBe(1)
+
+    await act(() => tm.call('read', {}, { caller: 'inapp' }))
+
+    const last = seen[seen.length - 1] as { status: string; call: unknown }
+    expect(last.status).toBe('ok')
+    expect(last).not.toBe(seen[0])
+    expect(last.call).toBe((seen[0] as { call: unknown }).call)
+  })
+
+  it('follows a rename: the new name is registered and returned, the old one goes', async () => {
+    const tm = createToolmark()
+    function Named({ name }: { name: string }) {
+      const tool = useTool({ name, description: 'Named', run: () => ok(name) })
+      return <p>{tool.name}</p>
+    }
+    const view = render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Named name="first" />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+
+    view.rerender(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Named name="second" />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+
+    expect(screen.getByText('second')).toBeInTheDocument()
+    expect(tm.manifest().tools.map((t) => t.name)).toEqual(['second'])
+    expect(await act(() => tm.call('second'))).toEqual({ status: 'ok', data: 'second' })
   })
 
   it('registers again when the description changes, and only then', async () => {

@@ -4,7 +4,17 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const names = ['index', 'bridge', 'agent', 'webmcp', 'protocol', 'testing', 'forms', 'ai-sdk']
+const names = [
+  'index',
+  'bridge',
+  'agent',
+  'webmcp',
+  'protocol',
+  'testing',
+  'forms',
+  'ai-sdk',
+  'observers',
+]
 const entry = Object.fromEntries(
   names
     .map((name) => [

@@ -1,12 +1,30 @@
 import { useState } from 'react'
 import type { ToolResult } from '@toolmark/core'
-import type { AgentActivity } from '../activityStore'
+import type { AgentActivity } from '@toolmark/core/observers'
 import { callerLabel } from './CallerSelect'
 import { JsonBlock } from './JsonBlock'
 import { ResultView, StatusBadge } from './ResultView'
 
 function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`
+}
+
+/** How a call's confirmation stands, in words; `undefined` when it asked for none. */
+function confirmationText(call: AgentActivity): string | undefined {
+  switch (call.confirmation) {
+    case 'requested':
+      return 'awaiting a person'
+    case 'approved':
+      return 'approved'
+    case 'rejected':
+      return call.result?.status === 'cancelled' && call.result.by === 'policy'
+        ? 'withdrawn'
+        : 'denied'
+    case 'expired':
+      return 'expired unanswered'
+    default:
+      return undefined
+  }
 }
 
 /** The call log, newest first: who called what, how it ended, how long it took, with Undo. */
@@ -38,6 +56,7 @@ export function ActivityTab({ activity }: { activity: readonly AgentActivity[] }
             <code>{call.tool}</code>
             <span data-part="muted">{callerLabel(call.caller)}</span>
             <StatusBadge status={call.status} />
+            {call.confirmation ? <span data-part="muted">{confirmationText(call)}</span> : null}
             {call.durationMs !== undefined ? (
               <span data-part="muted">{formatDuration(call.durationMs)}</span>
             ) : null}

@@ -1,4 +1,5 @@
 'use client'
+import type { ReactElement } from 'react'
 import type { Toolmark } from '@toolmark/core'
 import { DevtoolsPanel } from './DevtoolsPanel'
 
@@ -43,7 +44,13 @@ export interface ToolmarkDevtoolsProps {
  * </ToolProvider>
  * ```
  */
-export function ToolmarkDevtools(props: ToolmarkDevtoolsProps) {
-  if (process.env.NODE_ENV === 'production') return null
-  return <DevtoolsPanel {...props} />
-}
+export const ToolmarkDevtools: (props: ToolmarkDevtoolsProps) => ReactElement | null =
+  // A conditional expression rather than an early return: every bundler folds it while parsing,
+  // so the panel is no longer referenced before tree shaking decides what to keep.
+  process.env.NODE_ENV === 'production'
+    ? function ToolmarkDevtools() {
+        return null
+      }
+    : function ToolmarkDevtools(props) {
+        return <DevtoolsPanel {...props} />
+      }

@@ -1,5 +1,5 @@
 'use client'
-import { useLayoutEffect, useRef } from 'react'
+import { useRef } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import type { MutationKey, QueryClient, QueryKey } from '@tanstack/react-query'
 import { ok, refuse } from '@toolmark/core'
@@ -14,6 +14,7 @@ import { useResolvedToolmark } from '../ToolmarkContext'
 import { useTool, type UseToolResult } from '../useTool'
 import { executeMutation, invalidateAll } from './executeMutation'
 import { failure } from './failure'
+import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 
 const MUTATION_FAILED = { code: 'mutation_failed', what: 'mutation', message: 'Mutation failed' }
 const UNDO_FAILED = { code: 'undo_failed', what: 'undo', message: 'Undo failed' }
@@ -101,7 +102,7 @@ export function useMutationTool<TInput = unknown, TData = unknown>(
   const { mutationFn, mutationKey } = options
   // An undo runs after later renders: it takes the options of its own time, not of the call's.
   const latest = useRef(options)
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     latest.current = options
   })
 

@@ -1,12 +1,14 @@
 'use client'
-import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useContext, useEffect, useMemo, useState } from 'react'
 import type { FieldValues, UseFormReturn } from 'react-hook-form'
 import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
-import { createFormMemory, createFormTools } from '@toolmark/core/forms'
+import { createFormMemory } from '@toolmark/core/forms'
 import type { FormOptionsLookup, FormStep, FormToolNames } from '@toolmark/core/forms'
+import { createRegistration } from '@toolmark/core/observers'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { ScopeContext, joinPath } from '../ScopeContext'
-import { createRhfAdapter } from './rhfAdapter'
+import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
+import { FORM_RULES, type FormDeclaration } from './formRegistration'
 
 /** Options of {@link useFormTool}. */
 export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransformedValues> {
@@ -53,9 +55,6 @@ export interface UseFormToolResult extends FormToolNames {
   /** Shows a step (the wizard's Next and Back buttons). */
   setStep: (stepId: string) => void
 }
-
-const HINTS = ['readOnly', 'consequential', 'destructive', 'untrustedContent'] as const
-const warned = new Set<string>()
 
 /**
  * Serves a react-hook-form form to agents while the component is mounted: `<name>.fill` writes
@@ -108,98 +107,34 @@ export function useFormTool<
   form: UseFormReturn<TFieldValues, TContext, TTransformedValues>,
   options: UseFormToolOptions<TFieldValues, TTransformedValues>,
 ): UseFormToolResult {
-  const tm = useResolvedToolmark(options.toolmark, 'useFormTool')
+  const toolmark = useResolvedToolmark(options.toolmark, 'useFormTool')
   const inherited = useContext(ScopeContext)
-  const slot = inherited?.toolmark === tm ? inherited : null
-
-  const latest = useRef({ form, options })
-  useLayoutEffect(() => {
-    latest.current = { form, options }
-  })
+  const scope = inherited?.toolmark === toolmark ? inherited : null
 
   const { control } = form
   // One memory per form: what the agent wrote and which fields are secret outlive re-registering.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new form gets a new memory
   const memory = useMemo(() => createFormMemory(), [control])
-
-  const { name, description, title, schema } = options
-  const sensitiveKey = JSON.stringify(options.sensitive ?? [])
-  const optionFields = Object.keys(options.options ?? {})
-    .filter((field) => typeof options.options?.[field] === 'function')
-    .sort()
-    .join('\n')
-  const hintsKey = options.hints ? HINTS.filter((h) => options.hints?.[h]).join(',') : undefined
-  const hasSummary = typeof options.submitSummary === 'function'
-  const stepsKey = options.steps ? JSON.stringify(options.steps) : ''
   const [step, setStep] = useState(() => options.steps?.[0]?.id)
-  // Stable, so following the agent never re-registers the tools.
-  const [moveStep] = useState(() => (id: string) => {
-    setStep(id)
-    latest.current.options.onStepChange?.(id)
-  })
 
-  useEffect(() => {
-    const adapter = createRhfAdapter(
-      () => latest.current.form as unknown as UseFormReturn<FieldValues, any, any>,
-      (values) => latest.current.options.onSubmit(values as TTransformedValues),
-    )
-    if (tm.dev && !control._options.resolver && !warned.has(name)) {
-      warned.add(name)
-      console.warn(
-        `[toolmark] useFormTool("${name}"): the form has no resolver, so a submit is not checked ` +
-          'against the schema. Pass the same schema to useForm({ resolver: zodResolver(schema) }).',
-      )
-    }
-    const lookups: Record<string, FormOptionsLookup> = {}
-    for (const field of optionFields ? optionFields.split('\n') : []) {
-      lookups[field] = (args) => {
-        const lookup = latest.current.options.options?.[field]
-        if (!lookup) throw new Error(`The options of "${field}" are gone`)
-        return lookup(args)
-      }
-    }
-    const tools = createFormTools(tm, adapter, {
-      name,
-      description,
-      title,
-      schema,
-      sensitive: JSON.parse(sensitiveKey) as string[],
-      options: lookups,
-      submitSummary: hasSummary
-        ? (values) => latest.current.options.submitSummary!(values as TFieldValues)
-        : undefined,
-      hints:
-        hintsKey === undefined
-          ? undefined
-          : Object.fromEntries(
-              hintsKey
-                .split(',')
-                .filter(Boolean)
-                .map((h) => [h, true]),
-            ),
-      scope: slot ? slot.acquire() : undefined,
-      memory,
-      ...(stepsKey ? { steps: JSON.parse(stepsKey) as FormStep[], onStepChange: moveStep } : {}),
-    })
-    return () => tools.dispose()
-  }, [
-    tm,
-    slot,
-    control,
+  const declaration = {
+    toolmark,
+    scope,
+    form,
     memory,
-    name,
-    description,
-    title,
-    schema,
-    sensitiveKey,
-    optionFields,
-    hintsKey,
-    hasSummary,
-    stepsKey,
-    moveStep,
-  ])
+    options,
+    setStep,
+  } as unknown as FormDeclaration
+  const [registration] = useState(() => createRegistration(declaration, FORM_RULES))
+  // The latest form and options for every callback; the tools are registered again only when
+  // what agents see changed (see formToolsChanged).
+  useIsomorphicLayoutEffect(() => {
+    registration.update(declaration)
+  })
+  useEffect(() => registration.start(), [registration])
 
-  const base = joinPath(slot?.path ?? '', name)
+  const base = joinPath(scope?.path ?? '', options.name)
+  const hasOptions = Object.values(options.options ?? {}).some((v) => typeof v === 'function')
   const ids = options.steps?.map((s) => s.id)
   const shown = ids ? (step !== undefined && ids.includes(step) ? step : ids[0]) : undefined
   return useMemo(
@@ -207,10 +142,10 @@ export function useFormTool<
       fill: `${base}.fill`,
       submit: `${base}.submit`,
       state: `${base}.state`,
-      ...(optionFields ? { options: `${base}.options` } : {}),
+      ...(hasOptions ? { options: `${base}.options` } : {}),
       step: shown,
       setStep,
     }),
-    [base, optionFields, shown],
+    [base, hasOptions, shown],
   )
 }

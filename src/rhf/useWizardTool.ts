@@ -1,11 +1,13 @@
 'use client'
-import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react'
+import { useContext, useEffect, useMemo, useRef, useState } from 'react'
 import type { FieldValues, UseFormReturn } from 'react-hook-form'
 import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
 import { createFormMemory, createWizardTools } from '@toolmark/core/forms'
 import type { FormOptionsLookup, WizardStep } from '@toolmark/core/forms'
+import { hintsKey as toHintsKey, keyToHints } from '@toolmark/core/observers'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { ScopeContext, joinPath } from '../ScopeContext'
+import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 import { createRhfAdapter } from './rhfAdapter'
 import type { UseFormToolResult } from './useFormTool'
 
@@ -52,7 +54,6 @@ export interface UseWizardToolOptions<TValues = Record<string, any>> {
   toolmark?: Toolmark
 }
 
-const HINTS = ['readOnly', 'consequential', 'destructive', 'untrustedContent'] as const
 const warned = new Set<string>()
 
 /** The same array as last time while its items are the same, so it can be an effect dependency. */
@@ -60,7 +61,7 @@ function useSameItems<T>(items: T[]): T[] {
   const ref = useRef(items)
   const previous = ref.current
   const same = previous.length === items.length && previous.every((item, i) => item === items[i])
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     if (!same) ref.current = items
   })
   return same ? previous : items
@@ -101,7 +102,7 @@ export function useWizardTool<TValues = Record<string, any>>(
   const slot = inherited?.toolmark === tm ? inherited : null
 
   const latest = useRef(options)
-  useLayoutEffect(() => {
+  useIsomorphicLayoutEffect(() => {
     latest.current = options
   })
 
@@ -122,7 +123,8 @@ export function useWizardTool<TValues = Record<string, any>>(
         .sort(),
     })),
   )
-  const hintsKey = options.hints ? HINTS.filter((h) => options.hints?.[h]).join(',') : undefined
+  // `undefined` (the default: consequential) differs from `{}` (no confirmation).
+  const hintsKey = options.hints ? toHintsKey(options.hints) : undefined
   const hasSummary = typeof options.submitSummary === 'function'
   const [step, setStep] = useState(() => options.steps[0]?.id)
   const [moveStep] = useState(() => (id: string) => {
@@ -173,15 +175,7 @@ export function useWizardTool<TValues = Record<string, any>>(
       submitSummary: hasSummary
         ? (values) => latest.current.submitSummary!(values as TValues)
         : undefined,
-      hints:
-        hintsKey === undefined
-          ? undefined
-          : Object.fromEntries(
-              hintsKey
-                .split(',')
-                .filter(Boolean)
-                .map((h) => [h, true]),
-            ),
+      hints: hintsKey === undefined ? undefined : (keyToHints(hintsKey) ?? {}),
       scope: slot ? slot.acquire() : undefined,
       memory,
       onStepChange: moveStep,

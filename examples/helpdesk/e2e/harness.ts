@@ -5,26 +5,14 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser } from 'playwright'
+import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs'
 
 /** The repository root, where `npm start` is run. */
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 
-/** Debian's Chromium, kept off the network (see TOOLCHAIN notes in the repository). */
+/** The Chromium of scripts/chromium.mjs, kept off the network. */
 export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      ...extraArgs,
-    ],
-  })
+  return chromium.launch(chromiumLaunchOptions(extraArgs))
 }
 
 /** A port nothing listens on right now. */

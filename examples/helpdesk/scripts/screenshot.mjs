@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright'
+import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 const out = path.resolve(process.argv[2] ?? path.join(root, 'docs/images/helpdesk.png'))
@@ -36,21 +37,9 @@ try {
     if (up) break
     await new Promise((r) => setTimeout(r, 250))
   }
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--enable-features=WebMCP',
-      '--hide-scrollbars',
-    ],
-  })
+  browser = await chromium.launch(
+    chromiumLaunchOptions(['--enable-features=WebMCP', '--hide-scrollbars']),
+  )
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
   await page.goto(`${url}/`)
   await page.getByRole('list', { name: 'Tickets' }).waitFor()

@@ -1,5 +1,6 @@
 import { deepFreeze, refuse } from './results'
-import type { ConfirmationEntry, ConfirmationStore, ToolResult } from './types'
+import { createSubscribable } from './subscribable'
+import type { ConfirmationEntry, ConfirmationStore, ErrorEvent, ToolResult } from './types'
 
 /** How the registry answers an entry; the store only decides who gets to answer. */
 export interface ConfirmationHandler {
@@ -37,12 +38,14 @@ const EMPTY: readonly ConfirmationEntry[] = Object.freeze([])
 export function createConfirmationStore(options: {
   max: () => number
   onPresenterChange: () => void
+  /** Where a throwing subscriber is reported. */
+  report: (event: ErrorEvent) => void
   clock?: () => number
 }): InternalConfirmationStore {
   const clock = options.clock ?? Date.now
   const entries = new Map<string, { entry: ConfirmationEntry; handler: ConfirmationHandler }>()
   const answering = new Set<string>()
-  const listeners = new Set<() => void>()
+  const listeners = createSubscribable({ report: options.report, label: 'confirmations' })
   let snapshot: readonly ConfirmationEntry[] = EMPTY
   let presenters = 0
   let timer: ReturnType<typeof setTimeout> | undefined
@@ -50,13 +53,7 @@ export function createConfirmationStore(options: {
   const changed = () => {
     snapshot = entries.size === 0 ? EMPTY : Object.freeze([...entries.values()].map((e) => e.entry))
     schedule()
-    for (const listener of [...listeners]) {
-      try {
-        listener()
-      } catch {
-        // A broken subscriber must not block the others.
-      }
-    }
+    listeners.notify()
   }
 
   const schedule = () => {
@@ -101,12 +98,7 @@ export function createConfirmationStore(options: {
   const store: InternalConfirmationStore = {
     list: () => snapshot,
     get: (id) => entries.get(id)?.entry,
-    subscribe(listener) {
-      listeners.add(listener)
-      return () => {
-        listeners.delete(listener)
-      }
-    },
+    subscribe: listeners.subscribe,
     async approve(id, opts) {
       const found = take(id)
       if (!found) return EXPIRED()

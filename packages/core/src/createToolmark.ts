@@ -1,6 +1,6 @@
 import { createCallPipeline } from './callPipeline'
 import { createConfirmationStore } from './confirmationStore'
-import { createEmitter, type Emitter } from './emitter'
+import { createEmitter } from './emitter'
 import { isAbortSignal, isObject, own } from './guards'
 import { randomId } from './ids'
 import { createManifests } from './manifest'
@@ -14,7 +14,9 @@ import {
 } from './policy'
 import { compileSensitive } from './redact'
 import { normalizeResult, type ResultProblem } from './results'
+import { attachReporter } from './reportError'
 import { createScopeQueue } from './scopeQueue'
+import { createSubscribable } from './subscribable'
 import { definitionProblem, hintsOf } from './toolDefinition'
 import type { Access, RegistryInternals, ResultSource, ScopeNode, ToolRecord } from './toolRecord'
 import type {
@@ -65,15 +67,7 @@ function defaultDev(): boolean {
   return env !== 'production'
 }
 
-const registries = new WeakMap<object, Emitter>()
-
-/**
- * Emits an `error` event on a registry. For parts built on top of the registry (bridge, WebMCP,
- * pairing) that must report a problem without throwing.
- */
-export function reportError(tm: Toolmark, event: ErrorEvent): void {
-  registries.get(tm)?.emit('error', event)
-}
+export { reportError } from './reportError'
 
 /** What is wrong with `createToolmark`'s options (policy apart), each with its fix. */
 function optionProblems(options: unknown): string[] {
@@ -186,7 +180,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   }
   const tools = new Map<string, ToolRecord>()
   const llmNames = new Map<string, ToolRecord>()
-  const subscribers = new Set<(rev: number) => void>()
+  const subscribers = createSubscribable<[number]>({ report: errorEvent, label: 'tm.subscribe' })
   const scopeNodes = new WeakMap<Scope, ScopeNode>()
   let policy = applyPolicy(opts.policy, (event) => startup.push(event))
   let rev = 0
@@ -231,19 +225,14 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
       notifyScheduled = false
       pipeline.withdraw()
       events.emit('change', { rev })
-      for (const listener of [...subscribers]) {
-        try {
-          listener(rev)
-        } catch (cause) {
-          errorEvent({ code: 'listener_threw', message: 'A subscribe listener threw', cause })
-        }
-      }
+      subscribers.notify(rev)
     })
   }
 
   const confirmations = createConfirmationStore({
     max: () => limits.pendingConfirmations,
     onPresenterChange: changed,
+    report: errorEvent,
   })
 
   // --- scopes --------------------------------------------------------------------------------
@@ -514,12 +503,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
         misconfigured('invalid_listener', 'tm.subscribe() takes a function (rev) => void')
         return () => {}
       }
-      // Wrapped so the same function can subscribe twice and unsubscribe once each.
-      const wrapped = (r: number) => listener(r)
-      subscribers.add(wrapped)
-      return () => {
-        subscribers.delete(wrapped)
-      }
+      return subscribers.subscribe(listener)
     },
     events: {
       on(type, listener) {
@@ -559,6 +543,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
       }
     },
   }
-  registries.set(tm, events)
+  attachReporter(tm, errorEvent)
   return tm
 }

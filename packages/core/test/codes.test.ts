@@ -3,7 +3,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
-const scanned = ['packages/core/src', 'packages/mcp/src']
+// The React kit reports too (query and mutation tools), so its sources are scanned as well.
+const scanned = ['packages/core/src', 'packages/mcp/src', 'src']
 
 const sourceFiles = (dir: string): string[] =>
   existsSync(dir)
@@ -74,6 +75,13 @@ describe('docs/codes.md', () => {
     expect(kinds.filter((k) => k === 'refused').length).toBeGreaterThan(5)
     expect(kinds.filter((k) => k === 'cancelled').length).toBe(3)
     expect(kinds.filter((k) => k === 'code').length).toBeGreaterThan(10)
+  })
+
+  it("finds the React kit's own codes in src/", () => {
+    for (const code of ['query_failed', 'mutation_failed', 'undo_failed']) {
+      const files = [...(emitted.get(`code:${code}`)?.files ?? [])]
+      expect(files.some((file) => file.startsWith('src/query/'))).toBe(true)
+    }
   })
 
   it('lists every refused code the sources emit, in the refused section', () => {

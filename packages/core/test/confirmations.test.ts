@@ -823,9 +823,11 @@ describe('the store as a snapshot source', () => {
     expect(listener).toHaveBeenCalledTimes(2)
   })
 
-  it('isolates a throwing subscriber', async () => {
+  it('isolates a throwing subscriber and reports it as listener_threw', async () => {
     const tm = createToolmark()
     registerClose(tm)
+    const errors: ErrorEvent[] = []
+    tm.events.on('error', (e) => errors.push(e))
     const after = vi.fn()
     tm.confirmations.subscribe(() => {
       throw new Error('bad')
@@ -833,6 +835,8 @@ describe('the store as a snapshot source', () => {
     tm.confirmations.subscribe(after)
     expect((await tm.call('tickets.close', { id: 1 })).status).toBe('needs_confirmation')
     expect(after).toHaveBeenCalled()
+    expect(errors.map((e) => e.code)).toEqual(['listener_threw'])
+    expect((errors[0].cause as Error).message).toBe('bad')
   })
 })
 

@@ -1,4 +1,5 @@
 import * as core from '../src/index'
+import * as observers from '../src/observers'
 import * as testing from '../src/testing'
 
 describe('public entry points', () => {
@@ -24,6 +25,27 @@ describe('public entry points', () => {
 
   it('exports exactly these runtime values from @toolmark/core/testing', () => {
     expect(Object.keys(testing).sort()).toEqual(['createTestToolmark'])
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/observers', () => {
+    expect(Object.keys(observers).sort()).toEqual(
+      [
+        'IDLE',
+        'Registration',
+        'Subscribable',
+        'createActivityStore',
+        'createRegistration',
+        'createSubscribable',
+        'createToolBinding',
+        'createToolCallStore',
+        'hintsKey',
+        'keyToHints',
+        'latestSchema',
+        'sameJsonSchema',
+        'sameSchema',
+        'sensitiveKey',
+      ].sort(),
+    )
   })
 
   it('exports the five result helpers of the seed as functions', () => {

@@ -9,6 +9,7 @@ import { chromium, type Browser } from 'playwright'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { aliases } from '../../../aliases'
+import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs'
 import { startServer, until, type RunningServer } from './harness'
 
 const dir = path.dirname(fileURLToPath(import.meta.url))
@@ -49,10 +50,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve))
   origin = `http://localhost:${(site.address() as { port: number }).port}`
   running = await startServer(['--allow-origin', origin])
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  })
+  browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import { WebSocket, WebSocketServer } from 'ws'
 import { createPageClient, pageTools, websocketTransport } from '@toolmark/core/agent'
 import type { PageClient } from '@toolmark/core/agent'
 import { aliases } from '../../../../aliases'
+import { chromiumLaunchOptions } from '../../../../scripts/chromium.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
@@ -74,19 +75,7 @@ beforeAll(async () => {
       for (const socket of wss.clients) socket.terminate()
       wss.close(() => http.close(() => resolve()))
     })
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  })
+  browser = await chromium.launch(chromiumLaunchOptions())
 }, 60_000)
 
 afterAll(async () => {

@@ -1,4 +1,6 @@
-import type { Caller, ToolResult, ToolStatus, Toolmark } from '@toolmark/core'
+import { reportError } from '../reportError'
+import { createSubscribable } from '../subscribable'
+import type { Caller, ConfirmEvent, ToolResult, ToolStatus, Toolmark } from '../types'
 
 /** One call in the activity log. */
 export interface AgentActivity {
@@ -6,14 +8,24 @@ export interface AgentActivity {
   /** The tool's full name. */
   tool: string
   caller: Caller
-  /** `'running'` until the result arrives, then the result's status. */
+  /**
+   * `'running'` until the result arrives, then the result's status. A deferred call's
+   * `'needs_confirmation'` is replaced by its final outcome once a person answers: the approved
+   * run's status, `'cancelled'` when denied or withdrawn, `'refused'` when it expired.
+   */
   status: 'running' | ToolStatus
+  /**
+   * Where the call's confirmation stands, when it asked for one: `'requested'` while a person
+   * decides, then `'approved'`, `'rejected'` (denied or withdrawn) or `'expired'`.
+   */
+  confirmation?: ConfirmEvent['type']
   /** When the call started (`Date.now()`). */
   startedAt: number
   /** How long the call took, once it ended. */
   durationMs?: number
   /** The last progress the tool reported. */
   progress?: { done: number; total?: number; message?: string }
+  /** The call's result; for a deferred call, its final outcome once known. */
   result?: ToolResult
   /** Present while `tm.undo(callId)` would run something; resolves with the undo's result. */
   undo?: () => Promise<ToolResult>
@@ -28,15 +40,32 @@ export interface ActivityStore {
 const EMPTY: readonly AgentActivity[] = Object.freeze([])
 
 /**
- * Keeps the last `limit` calls seen on the registry's events. Listens only while subscribed; the
- * snapshot is a new frozen array after each real change and the same array otherwise.
+ * Keeps the last `limit` calls seen on the registry's events, with their progress, their final
+ * outcome (deferred confirmations included) and whether they can be undone. Listens only while
+ * subscribed; the snapshot is a new frozen array after each real change and the same array
+ * otherwise, and an unchanged record keeps its identity.
+ *
+ * @example
+ * const store = createActivityStore(tm, 20)
+ * const off = store.subscribe(() => console.table(store.getSnapshot()))
  */
 export function createActivityStore(tm: Toolmark, limit: number): ActivityStore {
-  const listeners = new Set<() => void>()
   const undoers = new Map<string, () => Promise<ToolResult>>()
   // Newest first; every record is replaced, never mutated, so memoized rows stay correct.
   let records: readonly AgentActivity[] = EMPTY
   let stop: (() => void) | undefined
+
+  const listeners = createSubscribable({
+    label: 'activity',
+    report: (event) => reportError(tm, event),
+    onFirst: () => {
+      stop = listen()
+    },
+    onLast: () => {
+      stop?.()
+      stop = undefined
+    },
+  })
 
   const undoFor = (callId: string) => {
     let undo = undoers.get(callId)
@@ -71,10 +100,20 @@ export function createActivityStore(tm: Toolmark, limit: number): ActivityStore 
     const kept = new Set(next.map((record) => record.callId))
     for (const callId of undoers.keys()) if (!kept.has(callId)) undoers.delete(callId)
     records = Object.freeze(next.map((record) => Object.freeze(record)))
-    for (const listener of [...listeners]) listener()
+    listeners.notify()
   }
 
-  const start = () => {
+  /** A confirmation's news for its call; a deferred call takes its final outcome from it. */
+  const confirmed = (record: AgentActivity, event: ConfirmEvent): AgentActivity => {
+    const next: AgentActivity = { ...record, confirmation: event.type }
+    if (record.status === 'needs_confirmation' && event.type !== 'requested' && event.result) {
+      next.status = event.result.status
+      next.result = event.result
+    }
+    return next
+  }
+
+  const listen = () => {
     const offs = [
       tm.events.on('call', (event) => {
         const record: AgentActivity = {
@@ -98,12 +137,21 @@ export function createActivityStore(tm: Toolmark, limit: number): ActivityStore 
         }))
       }),
       tm.events.on('result', (event) => {
-        commit(event.callId, (record) => ({
-          ...record,
-          status: event.result.status,
-          durationMs: event.durationMs,
-          result: event.result,
-        }))
+        // An approved deferred call reports its run under the same callId: that run is the
+        // outcome; the call's own duration stays the time it took to be filed.
+        commit(event.callId, (record) =>
+          record.status === 'needs_confirmation'
+            ? { ...record, status: event.result.status, result: event.result }
+            : {
+                ...record,
+                status: event.result.status,
+                durationMs: event.durationMs,
+                result: event.result,
+              },
+        )
+      }),
+      tm.events.on('confirm', (event) => {
+        commit(event.entry.callId, (record) => confirmed(record, event))
       }),
       // An undo, a tool going away or the journal evicting an entry all change what can be
       // undone; the last two arrive as revisions or as later results.
@@ -116,17 +164,7 @@ export function createActivityStore(tm: Toolmark, limit: number): ActivityStore 
   }
 
   return {
-    subscribe(listener) {
-      listeners.add(listener)
-      if (listeners.size === 1) stop = start()
-      return () => {
-        listeners.delete(listener)
-        if (listeners.size === 0) {
-          stop?.()
-          stop = undefined
-        }
-      }
-    },
+    subscribe: listeners.subscribe,
     getSnapshot: () => records,
   }
 }

@@ -1,4 +1,4 @@
-import type { JsonSchema, StandardSchemaV1 } from '@toolmark/core'
+import type { JsonSchema, StandardSchemaV1 } from '../types'
 
 /**
  * Keeping a tool's schemas stable across renders. A schema written inline

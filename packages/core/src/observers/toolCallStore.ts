@@ -1,0 +1,156 @@
+import { reportError } from '../reportError'
+import { Subscribable } from '../subscribable'
+import type { ErrorEvent, ToolResult, ToolStatus, Toolmark } from '../types'
+
+/** Where a tool's calls stand: `'idle'` before any call, `'running'` while one runs, else the last result's status. */
+export type ToolCallStatus = 'idle' | 'running' | ToolStatus
+
+/** What a tool's call status shows. */
+export interface ToolCallSnapshot {
+  readonly status: ToolCallStatus
+  readonly lastResult: ToolResult | undefined
+}
+
+/** One tool's call status, as an external store (`useSyncExternalStore` and the like). */
+export interface ToolCallStore {
+  subscribe(listener: () => void): () => void
+  getSnapshot(): ToolCallSnapshot
+}
+
+/** The snapshot of a tool nobody has seen called. */
+export const IDLE: ToolCallSnapshot = Object.freeze({ status: 'idle', lastResult: undefined })
+
+interface Hub {
+  readonly tools: Map<string, Watched>
+  stop: (() => void) | undefined
+}
+
+/** One watched tool: who watches it, its calls in flight and its snapshot. */
+interface Watched {
+  /** Usually one binding watches a tool: it is kept without a Set. */
+  watchers: Subscribable | Set<Subscribable> | undefined
+  /** Calls in flight, made on the first call (most tools are watched and never called). */
+  running: Set<string> | undefined
+  snapshot: ToolCallSnapshot
+}
+
+// One pair of event listeners per registry, however many tools are watched: a call is routed
+// to its tool by name instead of waking every watcher in the app. A cache, not a route: the
+// registry works the same without it.
+const hubs = new WeakMap<Toolmark, Hub>()
+
+function publish(watched: Watched, next: ToolCallSnapshot) {
+  const current = watched.snapshot
+  if (next.status === current.status && next.lastResult === current.lastResult) return
+  watched.snapshot = Object.freeze(next)
+  // Each watcher isolates its own listeners (see Subscribable), so none can stop the others.
+  const { watchers } = watched
+  if (watchers instanceof Set) for (const watcher of [...watchers]) watcher.notify()
+  else watchers?.notify()
+}
+
+function listen(tm: Toolmark, hub: Hub) {
+  const offCall = tm.events.on('call', (event) => {
+    const watched = hub.tools.get(event.tool)
+    if (!watched) return
+    ;(watched.running ??= new Set()).add(event.callId)
+    publish(watched, { status: 'running', lastResult: watched.snapshot.lastResult })
+  })
+  const offResult = tm.events.on('result', (event) => {
+    const watched = hub.tools.get(event.tool)
+    if (!watched) return
+    watched.running?.delete(event.callId)
+    publish(watched, {
+      status: watched.running?.size ? 'running' : event.result.status,
+      lastResult: event.result,
+    })
+  })
+  return () => {
+    offCall()
+    offResult()
+  }
+}
+
+const watcherCount = ({ watchers }: Watched) =>
+  watchers instanceof Set ? watchers.size : watchers ? 1 : 0
+
+function forget(hub: Hub, tool: string, watched: Watched) {
+  if (watcherCount(watched) > 0 || hub.tools.get(tool) !== watched) return
+  hub.tools.delete(tool)
+  if (hub.tools.size === 0) {
+    hub.stop?.()
+    hub.stop = undefined
+  }
+}
+
+/**
+ * Notifies `watcher` when the calls of `tool` (a full name) change, from every caller, until
+ * {@link unwatchToolCalls}. The registry is listened to only while some tool is watched.
+ */
+export function watchToolCalls(tm: Toolmark, tool: string, watcher: Subscribable): void {
+  let hub = hubs.get(tm)
+  if (!hub) {
+    hub = { tools: new Map(), stop: undefined }
+    hubs.set(tm, hub)
+  }
+  const watched = hub.tools.get(tool)
+  if (!watched) {
+    hub.tools.set(tool, { watchers: watcher, running: undefined, snapshot: IDLE })
+    hub.stop ??= listen(tm, hub)
+  } else if (watched.watchers instanceof Set) watched.watchers.add(watcher)
+  else watched.watchers = watched.watchers ? new Set([watched.watchers, watcher]) : watcher
+}
+
+/**
+ * Stops notifying `watcher`. A tool's status is kept while someone watches it, and forgotten a
+ * microtask after the last watcher leaves, so a tool registered again at once (a new
+ * description, StrictMode's second mount) keeps its status.
+ */
+export function unwatchToolCalls(tm: Toolmark, tool: string, watcher: Subscribable): void {
+  const hub = hubs.get(tm)
+  const watched = hub?.tools.get(tool)
+  if (!hub || !watched) return
+  const { watchers } = watched
+  if (watchers instanceof Set) {
+    if (!watchers.delete(watcher) || watchers.size > 0) return
+  } else if (watchers === watcher) watched.watchers = undefined
+  else return
+  queueMicrotask(() => forget(hub, tool, watched))
+}
+
+/** The call status of `tool` now: what its watchers see, or {@link IDLE} when nobody watches it. */
+export function readToolCalls(tm: Toolmark, tool: string): ToolCallSnapshot {
+  return hubs.get(tm)?.tools.get(tool)?.snapshot ?? IDLE
+}
+
+class CallStore extends Subscribable implements ToolCallStore {
+  protected readonly label = 'tool status'
+  constructor(
+    readonly tm: Toolmark,
+    readonly tool: string,
+  ) {
+    super()
+  }
+  protected report(event: ErrorEvent): void {
+    reportError(this.tm, event)
+  }
+  protected override onFirst(): void {
+    watchToolCalls(this.tm, this.tool, this)
+  }
+  protected override onLast(): void {
+    unwatchToolCalls(this.tm, this.tool, this)
+  }
+  readonly getSnapshot = () => readToolCalls(this.tm, this.tool)
+}
+
+/**
+ * One tool's call status from every caller, as an external store: `'running'` while any call of
+ * it runs, else the last result's status. Listens to the registry only while subscribed.
+ *
+ * @example
+ * const store = createToolCallStore(tm, 'tickets.close')
+ * const off = store.subscribe(() => console.log(store.getSnapshot().status))
+ */
+export function createToolCallStore(tm: Toolmark, tool: string): ToolCallStore {
+  return new CallStore(tm, tool)
+}

@@ -1,0 +1,12 @@
+import * as client from '../src/client'
+
+describe('@toolmark/mcp/client', () => {
+  it('exports exactly the page side of the pairing', () => {
+    expect(Object.keys(client).sort()).toEqual([
+      'DEFAULT_MCP_PORT',
+      'forgetMcpSession',
+      'hasMcpSession',
+      'mcpPairing',
+    ])
+  })
+})
