@@ -20,6 +20,7 @@ export interface McpToolClient {
     content?: unknown
     structuredContent?: unknown
     isError?: unknown
+    [key: string]: unknown
   }>
 }
 
