@@ -12,6 +12,7 @@ const benches = [
   ],
   ['fill', 'npx', ['vitest', 'run', '--config', 'bench/fill.config.ts'], {}],
   ['webmcp', 'npx', ['vitest', 'run', '--config', 'bench/webmcp.config.ts'], {}],
+  ['rounds', 'npx', ['vitest', 'run', '--config', 'bench/rounds.config.ts'], {}],
 ]
 
 const only = process.argv.slice(2)
