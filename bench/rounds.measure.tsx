@@ -347,12 +347,17 @@ function summaryBytes(manifest: Manifest) {
 describe('agent rounds on the helpdesk', () => {
   it('measures every task on every surface', async () => {
     const pages: Record<string, ReturnType<typeof summaryBytes>> = {}
-    await go('#/new', 'ticket.fill')
-    pages['#/new'] = summaryBytes(tm.manifest({ caller: 'inapp' }))
-    await go('#/access', 'access.fill')
-    pages['#/access'] = summaryBytes(tm.manifest({ caller: 'inapp' }))
-    await go('#/tickets/1', 'tickets.open')
-    pages['#/tickets/1'] = summaryBytes(tm.manifest({ caller: 'inapp' }))
+    for (const [hash, tool] of [
+      ['#/new', 'ticket.fill'],
+      ['#/access', 'access.fill'],
+      ['#/tickets/1', 'tickets.open'],
+    ]) {
+      await go(hash, tool)
+      const manifest = tm.manifest({ caller: 'inapp' })
+      pages[hash] = summaryBytes(manifest)
+      // ROUNDS_SHOW=1 prints the summary text itself.
+      if (process.env.ROUNDS_SHOW) console.log(`\n${hash}\n${renderSummary(manifest)}`)
+    }
 
     const rows: {
       task: string
