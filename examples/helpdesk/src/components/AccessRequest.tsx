@@ -88,8 +88,8 @@ export function AccessRequest({ onFiled }: AccessRequestProps) {
   const tools = useWizardTool<AccessRequestValues>({
     name: 'access',
     title: 'Request access',
-    description:
-      'The access-request wizard on screen: who needs access, to which system, why and until when. Submit files it as an access ticket.',
+    // The signature already lists every field: the description says what the wizard is for.
+    description: 'The access-request wizard on screen; submitting files an access ticket.',
     steps: [
       { ...STEPS[0], form: who, schema: accessWho, options: { email: lookupPeople } },
       { ...STEPS[1], form: system, schema: accessSystem },

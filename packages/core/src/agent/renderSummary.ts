@@ -36,6 +36,9 @@ function line(entry: ManifestEntry, description: string, indent: string): string
   return out
 }
 
+/** A description's first sentence (up to a `.`, `!` or `?` that ends it), or all of it. */
+const openingOf = (text: string) => /^.*?[.!?](?= |$)/.exec(text)?.[0] ?? text
+
 /**
  * The whole sentences every description opens with (up to a `.`, `!` or `?` followed by a space
  * in each of them), or `''`.
@@ -85,15 +88,28 @@ export function renderSummary(manifest: Manifest | undefined): string {
     }
     const members = tools.slice(i, end)
     const descriptions = members.map((entry) => oneLine(entry.description ?? ''))
-    const shared = members.length > 1 ? sharedSentences(descriptions) : ''
-    if (shared.length >= MIN_SHARED) {
+    // Members that open with the same sentence are candidates for one group (a form's tools);
+    // others under the same prefix (a tool that opens the form) keep lines of their own.
+    const byOpening = new Map<string, number[]>()
+    descriptions.forEach((text, k) => {
+      const opening = openingOf(text)
+      byOpening.set(opening, [...(byOpening.get(opening) ?? []), k])
+    })
+    const done = new Set<number>()
+    members.forEach((entry, k) => {
+      if (done.has(k)) return
+      const cluster = byOpening.get(openingOf(descriptions[k]))!
+      const shared = cluster.length > 1 ? sharedSentences(cluster.map((c) => descriptions[c])) : ''
+      if (shared.length < MIN_SHARED) {
+        lines.push(line(entry, descriptions[k], ''))
+        return
+      }
       lines.push(`- ${prefix}.*: ${shared}`)
-      members.forEach((entry, k) =>
-        lines.push(line(entry, descriptions[k].slice(shared.length).trim(), '  ')),
-      )
-    } else {
-      members.forEach((entry, k) => lines.push(line(entry, descriptions[k], '')))
-    }
+      for (const c of cluster) {
+        done.add(c)
+        lines.push(line(members[c], descriptions[c].slice(shared.length).trim(), '  '))
+      }
+    })
     i = end
   }
   return lines.join('\n')

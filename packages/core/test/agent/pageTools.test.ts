@@ -120,6 +120,34 @@ describe('renderSummary', () => {
     )
   })
 
+  it('keeps a tool of the same prefix with another opening on a line of its own', () => {
+    const entry = (name: string, description: string) => ({
+      name,
+      llmName: name.replace(/\./g, '__'),
+      description,
+      hints: {},
+      signature: '{}',
+    })
+    const intro = 'The access-request wizard on screen.'
+    expect(
+      renderSummary({
+        rev: 1,
+        tools: [
+          entry('access.start', 'Shows the access-request wizard.'),
+          entry('access.submit', `${intro} Submits it.`),
+          entry('access.fill', `${intro} Fills it.`),
+        ],
+      }),
+    ).toBe(
+      [
+        `- access.*: ${intro}`,
+        '  - access.fill: Fills it. input: {}',
+        '  - access.submit: Submits it. input: {}',
+        '- access.start: Shows the access-request wizard. input: {}',
+      ].join('\n'),
+    )
+  })
+
   it('groups only whole shared sentences of a name prefix, and only when they are long enough', () => {
     const entry = (name: string, description: string) => ({
       name,
