@@ -36,12 +36,10 @@ export function today(now = new Date()): string {
 
 /** Step 1: who needs access. */
 export const accessWho = z.object({
-  email: z
-    .email('Enter the email address of the person who needs access')
-    .meta({
-      title: 'Email',
-      description: 'Email of the person who needs access (access.options looks it up by name)',
-    }),
+  email: z.email('Enter the email address of the person who needs access').meta({
+    title: 'Email',
+    description: 'Email of the person who needs access (access.options looks it up by name)',
+  }),
   name: z
     .string()
     .max(80, 'Keep the name under 80 characters')
