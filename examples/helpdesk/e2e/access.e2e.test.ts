@@ -208,6 +208,9 @@ describe('the scripted planner in the app', () => {
     expect(text).toContain('VPN keeps dropping')
     await dialog(page).getByRole('button', { name: 'Approve', exact: true }).click()
     await page.waitForURL(/#\/tickets\/\d+$/)
+    await expect
+      .poll(() => page.locator('.bubble--assistant').last().textContent())
+      .toMatch(/^Saved ticket #\d+ “VPN keeps dropping”\.$/)
     expect(await ticketOf('ana@example.com')).toMatchObject({
       title: 'VPN keeps dropping',
       requester: 'ana@example.com',

@@ -59,9 +59,10 @@ export async function runPlan(planned: Plan, run: PlanRun): Promise<void> {
     const count = `${tickets.length} ${kind}ticket${tickets.length === 1 ? '' : 's'}`
     return run.say(tickets.length === 0 ? `No ${kind}tickets match.` : `Found ${count}:`, tickets)
   }
-  const closes = planned.turns.at(-1)!
-  if (closes.length > 1) {
-    return run.say(`Done: ${closes.map((step) => step.intent.toLowerCase()).join(', ')}.`)
+  // Several calls of one tool ("close tickets 3 and 4"): say each; else the last one says it.
+  const final = planned.turns.at(-1)!
+  if (final.length > 1 && final.every((step) => step.tool === final[0].tool)) {
+    return run.say(`Done: ${final.map((step) => step.intent.toLowerCase()).join(', ')}.`)
   }
   run.say(`${run.describe(last.step.tool, last.result)}.`)
 }

@@ -18,7 +18,7 @@ export type ScriptedAgentOptions = ScriptedAgentSurfaceOptions & {
    * Awaited before each model request, so what the last round changed in the page (a form that
    * appeared, a new tool list) reaches the surface first. Default: one macrotask.
    */
-  settle?: () => Promise<void>
+  settle?: () => Promise<unknown>
 }
 
 /** A tool call a turn asks for, by the page's full tool name. */
@@ -183,18 +183,19 @@ export function createScriptedAgent(options: ScriptedAgentOptions): ScriptedAgen
       firstListing ??= { bytes: size, tools: listing.tools.length }
     }
 
+    const latest = (tool: string): ToolResult | undefined => {
+      for (let i = records.length - 1; i >= 0; i--) {
+        if (records[i].tool === tool) return records[i].result
+      }
+      return undefined
+    }
     const view = (tools: readonly ShownTool[]): AgentView => ({
       tools,
       calls: records,
       shows: (tool) => tools.some((t) => t.name === tool),
-      result(tool) {
-        for (let i = records.length - 1; i >= 0; i--) {
-          if (records[i].tool === tool) return records[i].result
-        }
-        return undefined
-      },
+      result: latest,
       data(tool) {
-        const result = this.result(tool)
+        const result = latest(tool)
         if (result?.status !== 'ok') {
           throw new Error(
             `createScriptedAgent: ${tool} has ${result ? `a ${result.status} result` : 'not been called'}, not ok data: ${JSON.stringify(result)}`,
