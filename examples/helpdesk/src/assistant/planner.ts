@@ -222,10 +222,7 @@ function listRequest(text: string): Plan | undefined {
     else if (p) priority ??= p[1] as Priority
     else if (!LIST_WORDS.has(word)) return undefined
   }
-  const listing = words.some((w) =>
-    /^(?:show|list|display|tickets|ones|what'?s|which|any)$/.test(w),
-  )
-  if (!view && !priority && !listing) return undefined
+  // Without a view or a priority, only "tickets" makes it a list ("show me all tickets").
   if (!view && !priority && !words.includes('tickets')) return undefined
   const shown = view ?? 'active'
   const label = priority ? `${priority} priority` : shown
