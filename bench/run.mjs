@@ -14,6 +14,7 @@ const benches = [
   ['webmcp', 'npx', ['vitest', 'run', '--config', 'bench/webmcp.config.ts'], {}],
   ['size-ai-sdk', 'node', ['bench/size-ai-sdk.mjs'], {}],
   ['size', 'node', ['bench/size.mjs'], {}],
+  ['rounds', 'npx', ['vitest', 'run', '--config', 'bench/rounds.config.ts'], {}],
 ]
 
 const only = process.argv.slice(2)

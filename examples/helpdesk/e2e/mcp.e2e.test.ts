@@ -148,4 +148,31 @@ describe('a desktop agent through toolmark-mcp', () => {
     const stored = await (await fetch(`${app.url}/api/tickets/11`)).json()
     expect(stored.status).toBe('closed')
   })
+  it('files an access request through the wizard: start, then one fill of every step and one submit', async () => {
+    expect(await toolNames()).not.toContain('access__fill')
+    const started = await client.callTool({ name: 'access__start', arguments: {} })
+    expect(started.structuredContent).toMatchObject({ status: 'ok' })
+    await until(toolNames, (names) => names.includes('access__fill'), 'the wizard tools')
+    const values = {
+      who: { email: 'peter.novak@northwind.example', name: 'Peter Novak' },
+      system: { system: 'warehouse', level: 'write' },
+      why: { reason: 'Runs the stock count in March', until: '2030-03-31' },
+    }
+    const filled = await client.callTool({ name: 'access__fill', arguments: { values } })
+    expect(filled.structuredContent).toMatchObject({ status: 'ok' })
+    const submitted = client.callTool({ name: 'access__submit', arguments: {} })
+    const dialog = page.getByRole('alertdialog')
+    await dialog.waitFor()
+    expect(await dialog.textContent()).toContain('Requested by Desktop app')
+    await dialog.getByRole('button', { name: 'Approve', exact: true }).click()
+    const result = await submitted
+    expect(result.structuredContent).toMatchObject({ status: 'ok' })
+    const { id } = (result.structuredContent as { data: { id: number } }).data
+    const stored = await (await fetch(`${app.url}/api/tickets/${id}`)).json()
+    expect(stored).toMatchObject({
+      title: 'Access to Warehouse management (write) for Peter Novak',
+      category: 'access',
+      requester: 'peter.novak@northwind.example',
+    })
+  })
 })

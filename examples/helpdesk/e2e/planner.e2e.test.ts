@@ -1,75 +1,263 @@
-import { HELP, parseNewTicket, plan } from '../src/assistant/planner.ts'
+import {
+  HELP,
+  normalize,
+  parseAccessRequest,
+  parseNewTicket,
+  plan,
+} from '../src/assistant/planner.ts'
+import type { Plan, PlanContext } from '../src/assistant/planner.ts'
 
 // The scripted planner is plain code: these run in node, without the app.
+
+/** The tools the app shows on the new-ticket page, as the in-app manifest lists them. */
+const NEW_TICKET_PAGE: PlanContext = {
+  tools: [
+    { name: 'access.start' },
+    { name: 'ticket.fill' },
+    { name: 'ticket.state' },
+    { name: 'ticket.submit', title: 'Create ticket' },
+    { name: 'tickets.close' },
+    { name: 'tickets.compose' },
+    { name: 'tickets.search' },
+  ],
+}
+/** A ticket's detail page: no form on screen. */
+const DETAIL_PAGE: PlanContext = {
+  tools: [{ name: 'access.start' }, { name: 'tickets.compose' }, { name: 'tickets.close' }],
+}
+/** The edit form of a ticket: `ticket.fill` is there, but it saves, it does not create. */
+const EDIT_PAGE: PlanContext = {
+  tools: [
+    { name: 'ticket.fill' },
+    { name: 'ticket.submit', title: 'Save ticket #4' },
+    { name: 'tickets.compose' },
+  ],
+}
+/** The access-request wizard on screen. */
+const ACCESS_PAGE: PlanContext = {
+  tools: [
+    { name: 'access.fill' },
+    { name: 'access.submit', title: 'Request access' },
+    { name: 'access.options' },
+    { name: 'tickets.compose' },
+  ],
+}
+
+/** JSON with keys in order, so a row does not depend on the order fields were read in. */
+const sorted = (value: unknown): string =>
+  JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  )
+
+/** A plan as rounds of `tool input`, so a table row reads at a glance. */
+function rounds(planned: Plan): string[][] | Plan {
+  if (planned.kind !== 'steps') return planned
+  return planned.turns.map((turn) => turn.map((step) => `${step.tool} ${sorted(step.input)}`))
+}
+
 describe('the scripted planner', () => {
-  it('turns "new ticket: …" into compose, fill and submit', () => {
-    expect(plan('new ticket: printer jammed, high priority')).toEqual({
-      kind: 'steps',
-      steps: [
-        { tool: 'tickets.compose', input: {}, intent: 'Open the new-ticket form' },
-        {
-          tool: 'ticket.fill',
-          input: { values: { title: 'Printer jammed', priority: 'high' } },
-          intent: 'Fill in the form',
-        },
-        { tool: 'ticket.submit', input: {}, intent: 'Create the ticket' },
-      ],
-    })
+  it.each([
+    ['close ticket 3', [['tickets.close {"id":3}']]],
+    ['Close #12.', [['tickets.close {"id":12}']]],
+    ['close ticket number 12', [['tickets.close {"id":12}']]],
+    ['please close ticket no. 12', [['tickets.close {"id":12}']]],
+    ['Could you please close ticket number 12? Thanks!', [['tickets.close {"id":12}']]],
+    ["I'd like you to resolve the ticket #5, please", [['tickets.close {"id":5}']]],
+    ['close tickets 3 and 4', [['tickets.close {"id":3}', 'tickets.close {"id":4}']]],
+    ['delete ticket 7', [['tickets.delete {"id":7}']]],
+    ['hi, can you open ticket 4', [['tickets.open {"id":4}']]],
+    ['show ticket number 9', [['tickets.open {"id":9}']]],
+    ['make ticket 4 urgent', [['tickets.prioritize {"id":4,"priority":"urgent"}']]],
+    ['set the priority of ticket 2 to low', [['tickets.prioritize {"id":2,"priority":"low"}']]],
+    ['ticket 6 should be high', [['tickets.prioritize {"id":6,"priority":"high"}']]],
+    ['search printer', [['tickets.search {"query":"printer"}']]],
+    ['find tickets about the VPN', [['tickets.search {"query":"the VPN"}']]],
+    ['look for "paper jam"', [['tickets.search {"query":"paper jam"}']]],
+    ['show pending tickets', [['tickets.search {"query":"","view":"pending"}']]],
+    ["what's pending?", [['tickets.search {"query":"","view":"pending"}']]],
+    ['list closed tickets please', [['tickets.search {"query":"","view":"closed"}']]],
+    ['show me all open tickets', [['tickets.search {"query":"","view":"open"}']]],
+    ['urgent tickets', [['tickets.search {"query":"","view":"active"}']]],
+    ['which tickets are urgent?', [['tickets.search {"query":"","view":"active"}']]],
+    ['list high priority tickets', [['tickets.search {"query":"","view":"active"}']]],
+  ])('plans “%s”', (request, expected) => {
+    expect(rounds(plan(request, NEW_TICKET_PAGE))).toEqual(expected)
   })
 
-  it('reads priority, category, requester and description from the details', () => {
+  it.each([
+    ['urgent tickets', 'urgent'],
+    ['which tickets are urgent?', 'urgent'],
+    ['list high priority tickets', 'high'],
+    ['show pending tickets', undefined],
+  ])('keeps only the asked priority for “%s”', (request, priority) => {
+    const planned = plan(request)
+    expect(planned.kind === 'steps' && planned.only?.priority).toBe(priority ?? undefined)
+  })
+
+  it('fills and submits in one round when the new-ticket form is on screen', () => {
+    expect(rounds(plan('new ticket: printer jammed, high priority', NEW_TICKET_PAGE))).toEqual([
+      ['ticket.fill {"values":{"priority":"high","title":"Printer jammed"}}', 'ticket.submit {}'],
+    ])
+  })
+
+  it('opens the form first, in a round of its own, when it is not on screen', () => {
+    const expected = [
+      ['tickets.compose {}'],
+      ['ticket.fill {"values":{"priority":"high","title":"Printer jammed"}}', 'ticket.submit {}'],
+    ]
+    expect(rounds(plan('new ticket: printer jammed, high priority', DETAIL_PAGE))).toEqual(expected)
+    // The edit form's fill would change the ticket being edited.
+    expect(rounds(plan('new ticket: printer jammed, high priority', EDIT_PAGE))).toEqual(expected)
+  })
+
+  it('puts a requester email inside a sentence into the requester, the rest into the title', () => {
     expect(
-      parseNewTicket(
-        'projector shows no signal, urgent, hardware, from nina.larsen@northwind.example, tried two cables',
+      rounds(
+        plan('Create a ticket for ana@example.com: VPN keeps dropping, urgent', NEW_TICKET_PAGE),
       ),
-    ).toEqual({
-      title: 'Projector shows no signal',
-      priority: 'urgent',
-      category: 'hardware',
-      requester: 'nina.larsen@northwind.example',
-      description: 'tried two cables',
-    })
-    expect(parseNewTicket('vpn down; priority: low; category network')).toEqual({
-      title: 'Vpn down',
-      priority: 'low',
-      category: 'network',
-    })
-  })
-
-  it('maps close, delete, open and prioritize requests to one call each', () => {
-    const single = (text: string) => {
-      const planned = plan(text)
-      return planned.kind === 'steps'
-        ? planned.steps.map(({ tool, input }) => ({ tool, input }))
-        : planned
-    }
-    expect(single('close ticket 3')).toEqual([{ tool: 'tickets.close', input: { id: 3 } }])
-    expect(single('Close #12.')).toEqual([{ tool: 'tickets.close', input: { id: 12 } }])
-    expect(single('delete ticket 7')).toEqual([{ tool: 'tickets.delete', input: { id: 7 } }])
-    expect(single('open ticket 4')).toEqual([{ tool: 'tickets.open', input: { id: 4 } }])
-    expect(single('make ticket 4 urgent')).toEqual([
-      { tool: 'tickets.prioritize', input: { id: 4, priority: 'urgent' } },
-    ])
-    expect(single('set the priority of ticket 2 to low')).toEqual([
-      { tool: 'tickets.prioritize', input: { id: 2, priority: 'low' } },
+    ).toEqual([
+      [
+        'ticket.fill {"values":{"priority":"urgent","requester":"ana@example.com","title":"VPN keeps dropping"}}',
+        'ticket.submit {}',
+      ],
     ])
   })
 
-  it('searches with the words that follow', () => {
-    const query = (text: string) => {
-      const planned = plan(text)
-      return planned.kind === 'steps' ? planned.steps[0].input : planned
-    }
-    expect(query('search printer')).toEqual({ query: 'printer' })
-    expect(query('find tickets about the VPN')).toEqual({ query: 'the VPN' })
-    expect(query('look for "paper jam"')).toEqual({ query: 'paper jam' })
+  it.each([
+    [
+      'projector shows no signal, urgent, hardware, from nina.larsen@northwind.example, tried two cables',
+      {
+        title: 'Projector shows no signal',
+        priority: 'urgent',
+        category: 'hardware',
+        requester: 'nina.larsen@northwind.example',
+        description: 'tried two cables',
+      },
+    ],
+    [
+      'vpn down; priority: low; category network',
+      { title: 'Vpn down', priority: 'low', category: 'network' },
+    ],
+    [
+      'for ana@example.com: VPN keeps dropping, urgent',
+      { requester: 'ana@example.com', title: 'VPN keeps dropping', priority: 'urgent' },
+    ],
+    [
+      'Badge reader at the door is dead - a hardware problem, high priority',
+      { title: 'Badge reader at the door is dead', category: 'hardware', priority: 'high' },
+    ],
+    [
+      'the label printer is urgent, reported by amir.haddad@northwind.example',
+      {
+        title: 'The label printer',
+        priority: 'urgent',
+        requester: 'amir.haddad@northwind.example',
+      },
+    ],
+    [
+      'Outlook crashes on start. It happens since the update',
+      { title: 'Outlook crashes on start', description: 'It happens since the update' },
+    ],
+  ])('reads the fields of “%s”', (details, expected) => {
+    expect(parseNewTicket(details)).toEqual(expected)
   })
 
-  it('answers in words when it has nothing to do', () => {
+  it('reads a category named before the word ticket', () => {
+    expect(rounds(plan('new network ticket: switch on floor 2 is down', NEW_TICKET_PAGE))).toEqual([
+      [
+        'ticket.fill {"values":{"category":"network","title":"Switch on floor 2 is down"}}',
+        'ticket.submit {}',
+      ],
+    ])
+  })
+
+  it('files an access request in two rounds: open the wizard, then fill every step and submit', () => {
+    const request =
+      'Request write access to payroll for olivia.grant@northwind.example until 2030-01-31 because she covers the quarterly audit'
+    const values = {
+      who: { email: 'olivia.grant@northwind.example', name: 'Olivia Grant' },
+      system: { system: 'payroll', level: 'write' },
+      why: { until: '2030-01-31', reason: 'She covers the quarterly audit' },
+    }
+    expect(parseAccessRequest(request)).toEqual(values)
+    expect(rounds(plan(request, NEW_TICKET_PAGE))).toEqual([
+      ['access.start {}'],
+      [`access.fill ${sorted({ values })}`, 'access.submit {}'],
+    ])
+    // On screen already: one round.
+    expect(rounds(plan(request, ACCESS_PAGE))).toEqual([
+      [`access.fill ${sorted({ values })}`, 'access.submit {}'],
+    ])
+  })
+
+  it('opens the access request and asks for what is missing instead of submitting', () => {
+    const planned = plan('I need access to the VPN', NEW_TICKET_PAGE)
+    expect(rounds(planned)).toEqual([
+      ['access.start {}'],
+      ['access.fill {"values":{"system":{"system":"vpn"}}}'],
+    ])
+    expect(planned.kind === 'steps' && planned.then).toMatch(/who needs it.*why.*until when/)
+    expect(plan('request access', ACCESS_PAGE)).toMatchObject({ kind: 'reply' })
+  })
+
+  it('answers with what is wrong instead of filling values the form would refuse', () => {
+    expect(plan('new ticket: ab', NEW_TICKET_PAGE)).toEqual({
+      kind: 'reply',
+      text: 'Give the ticket a title of at least 3 characters.',
+    })
+    expect(
+      plan(
+        'request read access to crm for ana@example.com until 2001-01-01 because she joins sales',
+        ACCESS_PAGE,
+      ),
+    ).toEqual({ kind: 'reply', text: 'The last day of access cannot be in the past.' })
+  })
+
+  it('undoes the last change', () => {
+    expect(plan('undo that')).toEqual({ kind: 'undo' })
+    expect(plan('Please undo that.')).toEqual({ kind: 'undo' })
+    expect(plan('revert the last change')).toEqual({ kind: 'undo' })
+  })
+
+  it.each([
+    'close all tickets',
+    'delete every ticket',
+    'please close all the open tickets',
+    'close the pending tickets',
+    'close tickets 1, 2, 3, 4, 5 and 6',
+  ])('says plainly that it cannot do “%s”', (request) => {
+    const planned = plan(request, NEW_TICKET_PAGE)
+    expect(planned.kind).toBe('reply')
+    expect(planned.kind === 'reply' && planned.text).toMatch(/one ticket at a time/)
+  })
+
+  it.each(['asdf qwer', 'order pizza', '!!!', 'blorp 42 zzz', 'sdkjfh sdkjf sdfkj'])(
+    'answers “%s” in words, with no tool call',
+    (request) => {
+      const planned = plan(request, NEW_TICKET_PAGE)
+      expect(planned.kind).toBe('reply')
+    },
+  )
+
+  it('asks which ticket when the number is missing', () => {
+    expect(plan('close it')).toEqual({
+      kind: 'reply',
+      text: 'Which ticket? Give me its number, for example “close ticket 3”.',
+    })
+  })
+
+  it('answers help and empty requests with what it can do', () => {
     expect(plan('help')).toEqual({ kind: 'reply', text: HELP })
-    expect(plan('new ticket')).toMatchObject({ kind: 'reply' })
+    expect(plan('   ')).toEqual({ kind: 'reply', text: HELP })
+    expect(plan('new ticket', NEW_TICKET_PAGE)).toMatchObject({ kind: 'reply' })
     const unknown = plan('order pizza')
-    expect(unknown.kind).toBe('reply')
     expect(unknown.kind === 'reply' && unknown.text).toContain('I did not understand “order pizza”')
+  })
+
+  it('strips polite words around a request', () => {
+    expect(normalize('Hi! Could you please close ticket 3 for me, thanks.')).toBe('close ticket 3')
+    expect(normalize('pls search printer')).toBe('search printer')
   })
 })

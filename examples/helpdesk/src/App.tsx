@@ -2,6 +2,8 @@ import { useDeferredValue, useState } from 'react'
 import { ConfirmDialog } from '@toolmark/react'
 import { ToolmarkDevtools } from '@toolmark/react/devtools'
 import type { View } from '../shared/ticket.ts'
+import { useAccessTools } from './accessTools.ts'
+import { AccessRequest } from './components/AccessRequest.tsx'
 import { AgentAccess } from './components/AgentAccess.tsx'
 import { AssistantPanel } from './components/AssistantPanel.tsx'
 import { Header } from './components/Header.tsx'
@@ -11,7 +13,7 @@ import { TicketDetail } from './components/TicketDetail.tsx'
 import { TicketForm } from './components/TicketForm.tsx'
 import { TicketList } from './components/TicketList.tsx'
 import { useTicket, useTicketList } from './queries.ts'
-import { navigate, useRoute, type Route } from './route.ts'
+import { href, navigate, routeTicketId, useRoute, type Route } from './route.ts'
 import { useNotify } from './toast.tsx'
 import { useTicketTools } from './tools.ts'
 
@@ -23,7 +25,8 @@ export function App() {
   const query = useDeferredValue(search.trim())
   const list = useTicketList(query, view)
   const tools = useTicketTools()
-  const selectedId = route.name === 'new' ? undefined : route.id
+  useAccessTools()
+  const selectedId = routeTicketId(route)
 
   return (
     <div className="app">
@@ -43,6 +46,13 @@ export function App() {
       />
       <div className="workspace">
         <Sidebar view={view} counts={list.data?.counts} onView={setView}>
+          <a
+            className="button sidebar__action"
+            href={href({ name: 'access' })}
+            aria-current={route.name === 'access' ? 'page' : undefined}
+          >
+            Request access
+          </a>
           <AgentAccess />
         </Sidebar>
         <TicketList
@@ -65,9 +75,14 @@ export function App() {
 }
 
 function Pane({ route, tools }: { route: Route; tools: ReturnType<typeof useTicketTools> }) {
-  const ticket = useTicket(route.name === 'new' ? undefined : route.id)
+  const ticket = useTicket(routeTicketId(route))
   const notify = useNotify()
 
+  if (route.name === 'access') {
+    return (
+      <AccessRequest key="access" onFiled={(saved) => navigate({ name: 'ticket', id: saved.id })} />
+    )
+  }
   if (route.name === 'new') {
     return <TicketForm key="new" onSaved={(saved) => navigate({ name: 'ticket', id: saved.id })} />
   }

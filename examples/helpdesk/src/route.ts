@@ -1,9 +1,18 @@
 import { useSyncExternalStore } from 'react'
 
 /** What the main pane shows. The route lives in the URL hash, so a reload keeps it. */
-export type Route = { name: 'new' } | { name: 'ticket'; id: number } | { name: 'edit'; id: number }
+export type Route =
+  | { name: 'new' }
+  | { name: 'access' }
+  | { name: 'ticket'; id: number }
+  | { name: 'edit'; id: number }
+
+/** The ticket a route shows, if any. */
+export const routeTicketId = (route: Route): number | undefined =>
+  'id' in route ? route.id : undefined
 
 export function parseRoute(hash: string): Route {
+  if (hash === '#/access') return { name: 'access' }
   const match = /^#\/tickets\/(\d{1,9})(\/edit)?$/.exec(hash)
   if (!match) return { name: 'new' }
   const id = Number(match[1])
@@ -12,6 +21,7 @@ export function parseRoute(hash: string): Route {
 
 export function href(route: Route): string {
   if (route.name === 'new') return '#/new'
+  if (route.name === 'access') return '#/access'
   return route.name === 'edit' ? `#/tickets/${route.id}/edit` : `#/tickets/${route.id}`
 }
 

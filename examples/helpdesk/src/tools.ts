@@ -6,7 +6,7 @@ import { z } from 'zod'
 import { PRIORITIES, VIEWS, type Ticket, type TicketList } from '../shared/ticket.ts'
 import { ApiError, api } from './api.ts'
 import { useCloseTicket, useDeleteTicket, ticketKeys } from './queries.ts'
-import { navigate, parseRoute } from './route.ts'
+import { navigate, parseRoute, routeTicketId } from './route.ts'
 import { tm, waitForNewTool } from './toolmark.ts'
 
 // Schemas live at module scope: a tool registers again only when its schema object changes.
@@ -95,8 +95,7 @@ export function useTicketTools() {
     run: async ({ id }) => {
       try {
         await deleteTicket.mutateAsync(id)
-        const route = parseRoute(window.location.hash)
-        if (route.name !== 'new' && route.id === id) navigate({ name: 'new' })
+        if (routeTicketId(parseRoute(window.location.hash)) === id) navigate({ name: 'new' })
         return ok({ id, deleted: true })
       } catch (error) {
         return failure(error, id)

@@ -52,12 +52,18 @@ const fromOverride = new WeakMap<object, SchemaConversion>()
 const fromStandard = new WeakMap<object, SchemaConversion>()
 const fromConverter = new WeakMap<object, WeakMap<JsonSchemaConverter, SchemaConversion>>()
 
-/** Runs one conversion: its result copied and frozen, or what it threw. */
+/**
+ * Runs one conversion: its result copied and frozen, or what it threw. The copy leaves out the
+ * root's `$schema`: every schema here is draft 2020-12, and the keyword only costs bytes in
+ * every entry, describe answer and host listing (and some model APIs refuse it).
+ */
 function convert(produce: () => unknown): SchemaConversion {
   try {
     const schema = produce()
     if (!isObject(schema)) return NONE
-    return Object.freeze({ schema: deepFreeze(structuredClone(schema)), failed: false })
+    const copy = structuredClone(schema)
+    delete copy.$schema
+    return Object.freeze({ schema: deepFreeze(copy), failed: false })
   } catch (cause) {
     return Object.freeze({ schema: undefined, failed: true, cause })
   }
@@ -156,8 +162,8 @@ const quote = (v: unknown) => JSON.stringify(v)
 
 /**
  * A compact one-line rendering of a JSON Schema, e.g.
- * `{ values: { title?: string, priority?: "low" | "high" }, overwrite?: boolean }`.
- * Returns `undefined` when it would exceed `budget` characters.
+ * `{ values: { title?: string, priority?: "low"|"high" }, overwrite?: boolean }` (alternatives
+ * are joined by a bare `|`). Returns `undefined` when it would exceed `budget` characters.
  */
 export function renderSignature(
   schema: JsonSchema | undefined,
@@ -176,17 +182,17 @@ export function renderSignature(
     if (s === true || s === undefined || s === null || typeof s !== 'object') return emit('any')
     const node = s as Record<string, unknown>
     if (depth > 8) return emit('…')
-    if (Array.isArray(node.enum)) return emit(node.enum.map(quote).join(' | '))
+    if (Array.isArray(node.enum)) return emit(node.enum.map(quote).join('|'))
     if ('const' in node) return emit(quote(node.const))
     const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined
     if (Array.isArray(union)) {
-      return union.map((u, i) => (i > 0 ? emit(' | ') : '') + render(u, depth + 1)).join('')
+      return union.map((u, i) => (i > 0 ? emit('|') : '') + render(u, depth + 1)).join('')
     }
     const type = node.type
-    if (Array.isArray(type)) return emit(type.join(' | '))
+    if (Array.isArray(type)) return emit(type.join('|'))
     if (type === 'array') {
       const items = render(node.items, depth + 1)
-      if (!items.includes(' ')) return items + emit('[]')
+      if (!/[ |]/.test(items)) return items + emit('[]')
       emit('()[]')
       return `(${items})[]`
     }

@@ -24,7 +24,11 @@ describe('public entry points', () => {
   })
 
   it('exports exactly these runtime values from @toolmark/core/testing', () => {
-    expect(Object.keys(testing).sort()).toEqual(['createTestToolmark'])
+    expect(Object.keys(testing).sort()).toEqual([
+      'createRecordingModelContext',
+      'createScriptedAgent',
+      'createTestToolmark',
+    ])
   })
 
   it('exports exactly these runtime values from @toolmark/core/observers', () => {

@@ -96,7 +96,7 @@ describe('manifest', () => {
         title: 'Fill the ticket form',
         description: 'Fills fields of the ticket form.',
         hints: { untrustedContent: true },
-        signature: '{ values: { title?: string, priority?: "low" | "high" }, overwrite?: boolean }',
+        signature: '{ values: { title?: string, priority?: "low"|"high" }, overwrite?: boolean }',
       },
     ])
   })
@@ -124,6 +124,50 @@ describe('manifest', () => {
     expect(summary[1].signature).toBe('{ id: string }')
     const full = tm.manifest({ detail: 'full' }).tools
     expect(full[0].signature).toContain('overwrite?: boolean')
+  })
+
+  it('joins alternatives with a bare | and brackets a list of them', () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'tag',
+      description: 'Tags',
+      input: z.object({
+        tags: z.array(z.enum(['red', 'blue'])),
+        ids: z.array(z.number()),
+        note: z.string().nullable(),
+      }),
+      run: () => ok(null),
+    })
+    expect(tm.manifest().tools[0].signature).toBe(
+      '{ tags: ("red"|"blue")[], ids: number[], note: string|null }',
+    )
+  })
+
+  it('leaves $schema out of full entries and describe answers, whatever the schema came from', () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'zod',
+      description: 'Zod',
+      input: z.object({ id: z.string() }),
+      run: () => ok(null),
+    })
+    const override = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { id: { type: 'string' } },
+    }
+    tm.register({ name: 'own', description: 'Own', inputSchema: override, run: () => ok(null) })
+    for (const name of ['zod', 'own']) {
+      expect(tm.describe(name)?.inputSchema).not.toHaveProperty('$schema')
+      expect(tm.describe(name)?.inputSchema).toMatchObject({
+        properties: { id: { type: 'string' } },
+      })
+    }
+    for (const entry of tm.manifest({ detail: 'full' }).tools) {
+      expect(JSON.stringify(entry)).not.toContain('$schema')
+    }
+    // The app's own object is never changed.
+    expect(override.$schema).toBe('https://json-schema.org/draft/2020-12/schema')
   })
 
   it('keeps signatures within the default budget of 240 characters', () => {

@@ -1,4 +1,22 @@
-import { CATEGORIES, PRIORITIES, type TicketInput } from '../../shared/ticket.ts'
+import type { z } from 'zod'
+import {
+  ACCESS_LEVELS,
+  accessSystem,
+  accessWho,
+  accessWhy,
+  DIRECTORY,
+  SYSTEMS,
+  SYSTEM_IDS,
+  type AccessLevel,
+  type SystemId,
+} from '../../shared/access.ts'
+import {
+  CATEGORIES,
+  PRIORITIES,
+  ticketInput,
+  type Priority,
+  type TicketInput,
+} from '../../shared/ticket.ts'
 
 /** One tool call the assistant will make, with what it means in plain words. */
 export interface PlanStep {
@@ -8,8 +26,27 @@ export interface PlanStep {
   intent: string
 }
 
-/** What the planner makes of a request: tool calls to run, or a plain answer. */
-export type Plan = { kind: 'steps'; steps: PlanStep[] } | { kind: 'reply'; text: string }
+/**
+ * What the planner makes of a request: rounds of tool calls (the calls of one round go out
+ * together, as a model's parallel tool calls do), undoing the assistant's last change, or a
+ * plain answer.
+ */
+export type Plan =
+  | {
+      kind: 'steps'
+      turns: PlanStep[][]
+      /** For lists: keep only tickets of this priority in the answer. */
+      only?: { priority: Priority }
+      /** Said after the last round went well (what is left for the person to do). */
+      then?: string
+    }
+  | { kind: 'undo' }
+  | { kind: 'reply'; text: string }
+
+/** What the page offers right now: the planner reads it as a model reads its tool list. */
+export interface PlanContext {
+  tools: readonly { name: string; title?: string }[]
+}
 
 /** Requests the scripted planner understands, shown as suggestions in the panel. */
 export const EXAMPLES = [
@@ -19,128 +56,393 @@ export const EXAMPLES = [
 ]
 
 export const HELP =
-  'I can create, find, open, prioritize, close and delete tickets. Try “new ticket: projector ' +
-  'shows no signal, urgent, hardware”, “search vpn”, “open ticket 4”, “make ticket 4 urgent”, ' +
-  '“close ticket 3” or “delete ticket 7”.'
+  'I can create, find, list, open, prioritize, close and delete tickets, request access, and ' +
+  'undo my last change. Try “new ticket: projector shows no signal, urgent, hardware”, “show ' +
+  'pending tickets”, “open ticket 4”, “make ticket 4 urgent”, “close ticket number 3”, “request ' +
+  'write access to payroll for ana@example.com until 2030-01-31 because of the audit” or ' +
+  '“undo that”.'
 
-const NUMBER = String.raw`(?:ticket\s*)?(?:number\s*)?#?(\d{1,9})`
-const PATTERNS: [RegExp, (match: RegExpExecArray) => Plan][] = [
+const BULK =
+  'I work on one ticket at a time, so I cannot do that for all tickets at once. Name the ' +
+  'tickets, for example “close tickets 3 and 4”, or use the list to pick them.'
+
+const NUMBER = String.raw`(?:the\s+)?(?:ticket\s*)?(?:(?:number|no\.?|nr\.?)\s*)?#?(\d{1,9})`
+const NUMBERS = String.raw`(?:the\s+)?(?:tickets?\s*)?(?:(?:numbers?|no\.?|nr\.?)\s*)?(#?\d{1,9}(?:\s*(?:,|and|&)\s*(?:#?\d{1,9}))*)`
+
+const POLITE_START =
+  /^(?:(?:hi|hello|hey)\b[\s,!]*)?(?:(?:please|pls|kindly)\s+|(?:could|can|would|will)\s+you\s+(?:please\s+)?|i(?:'d| would)\s+like\s+(?:you\s+)?to\s+|i\s+(?:want|need)\s+(?:you\s+)?to\s+|(?:let's|lets)\s+|go\s+ahead\s+and\s+)+/i
+const POLITE_END = /[\s,]*(?:please|pls|thanks|thank\s+you|thx|for\s+me)[\s.!?]*$/i
+
+/** "Could you please close ticket number 12, thanks!" → "close ticket number 12". */
+export function normalize(request: string): string {
+  let text = request.trim().replace(/\s+/g, ' ')
+  for (let i = 0; i < 3; i++) {
+    const before = text
+    text = text
+      .replace(POLITE_START, '')
+      .replace(POLITE_END, '')
+      .replace(/[.!?]+$/, '')
+      .trim()
+    if (text === before) break
+  }
+  return text
+}
+
+const SEARCH =
+  /^(?:search|find|look\s+(?:for|up))\s+(?:for\s+)?(?:(?:all\s+)?tickets?\s+(?:about|with|for|from|mentioning)\s+)?(.+?)(?:\s+tickets?)?$/i
+
+const ids = (list: string) => [...list.matchAll(/\d{1,9}/g)].map((m) => Number(m[0]))
+
+const PATTERNS: [RegExp, (match: RegExpExecArray, context: PlanContext) => Plan][] = [
+  [/^(?:undo|revert|take\s+back|roll\s*back)\b/i, () => ({ kind: 'undo' })],
   [
-    /^(?:(?:new|create|add|log|file)\s+(?:an?\s+)?(?:new\s+)?|open\s+an?\s+new\s+)ticket\b\s*[:\-–—]?\s*(.*)$/i,
-    (m) => newTicket(m[1]),
-  ],
-  [
-    new RegExp(String.raw`^(?:close|resolve)\s+${NUMBER}\b`, 'i'),
-    (m) => single('tickets.close', Number(m[1]), `Close ticket #${m[1]}`),
-  ],
-  [
-    new RegExp(String.raw`^(?:delete|remove)\s+${NUMBER}\b`, 'i'),
-    (m) => single('tickets.delete', Number(m[1]), `Delete ticket #${m[1]}`),
+    /^(?:close|resolve|delete|remove)\s+(?:all|every|each|everything)\b|^(?:close|resolve|delete|remove)\s+(?:the\s+)?(?:open|pending|closed|old|urgent)\s+tickets\b/i,
+    () => ({ kind: 'reply', text: BULK }),
   ],
   [
     new RegExp(
-      String.raw`^(?:set|make|change|mark)\s+(?:the\s+)?(?:priority\s+of\s+)?${NUMBER}(?:'s)?\s+(?:priority\s+)?(?:to\s+|as\s+)?(${PRIORITIES.join('|')})(?:\s+priority)?$`,
+      String.raw`^(?:(?:new|create|add|log|file|raise|submit|make|start|(?:i|we)\s+need)\s+(?:an?\s+)?(?:new\s+)?|open\s+(?:an?\s+new|an?|new)\s+)(?:(${CATEGORIES.join('|')})\s+)?ticket\b(?!\s*(?:(?:number|no\.?|nr\.?)\s*)?#?\d)\s*(.*)$|^ticket\s+(for\b.*)$`,
       'i',
     ),
-    (m) => ({
-      kind: 'steps',
-      steps: [
-        {
-          tool: 'tickets.prioritize',
-          input: { id: Number(m[1]), priority: m[2].toLowerCase() },
-          intent: `Set ticket #${m[1]} to ${m[2].toLowerCase()}`,
-        },
-      ],
-    }),
+    (m, context) => newTicket(m[2] ?? m[3] ?? '', context, m[1]),
   ],
   [
-    new RegExp(String.raw`^(?:open|show|view|go to)\s+${NUMBER}\b`, 'i'),
-    (m) => single('tickets.open', Number(m[1]), `Open ticket #${m[1]}`),
+    /^(?:request|ask\s+for|(?:i|we|(?:s)?he|they)\s+needs?|get|give|grant)\b.*\baccess\b|^access\b/i,
+    (m, context) => access(m.input, context),
   ],
   [
-    /^(?:search|find|look\s+(?:for|up))\s+(?:for\s+)?(?:(?:all\s+)?tickets?\s+(?:about|with|for|from|mentioning)\s+)?(.+?)(?:\s+tickets?)?$/i,
-    (m) => search(m[1]),
+    new RegExp(String.raw`^(?:close|resolve)\s+${NUMBERS}$`, 'i'),
+    (m) => each('tickets.close', ids(m[1]), (id) => `Close ticket #${id}`),
+  ],
+  [
+    new RegExp(String.raw`^(?:delete|remove)\s+${NUMBERS}$`, 'i'),
+    (m) => each('tickets.delete', ids(m[1]), (id) => `Delete ticket #${id}`),
+  ],
+  [
+    new RegExp(
+      String.raw`^(?:set|make|change|mark|bump|raise|lower)\s+(?:the\s+)?(?:priority\s+of\s+)?${NUMBER}(?:'s)?\s+(?:priority\s+)?(?:to\s+|as\s+)?(${PRIORITIES.join('|')})(?:\s+priority)?$`,
+      'i',
+    ),
+    (m) => prioritize(Number(m[1]), m[2]),
+  ],
+  [
+    new RegExp(String.raw`^${NUMBER}\s+(?:is|should\s+be)\s+(${PRIORITIES.join('|')})$`, 'i'),
+    (m) => prioritize(Number(m[1]), m[2]),
+  ],
+  [
+    new RegExp(String.raw`^(?:open|show|view|go\s+to|display|pull\s+up)\s+${NUMBER}$`, 'i'),
+    (m) => each('tickets.open', [Number(m[1])], (id) => `Open ticket #${id}`),
   ],
 ]
 
 /**
  * Turns a typed request into tool calls, with no model involved: a deterministic stand-in for
- * an LLM that shows the same protocol a real one uses (`page_call` over the in-page bridge).
+ * an LLM that uses the same protocol a real one does (`page_call` over the in-page bridge) and,
+ * like a model, plans from the tools the page shows. A form on screen is filled and submitted in
+ * one round; one that is not is opened first.
  *
  * @example
- * plan('new ticket: printer jammed, high priority')
- * // steps: tickets.compose {}, ticket.fill { values: { title: 'Printer jammed', priority: 'high' } },
- * //        ticket.submit {}
+ * plan('new ticket: printer jammed, high priority', { tools: [{ name: 'ticket.fill' }, …] })
+ * // turns: [[ticket.fill { values: { title: 'Printer jammed', priority: 'high' } }, ticket.submit {}]]
  */
-export function plan(request: string): Plan {
-  const text = request.trim().replace(/[.!]+$/, '')
+export function plan(request: string, context: PlanContext = { tools: [] }): Plan {
+  const text = normalize(request)
   if (!text) return { kind: 'reply', text: HELP }
   for (const [pattern, build] of PATTERNS) {
     const match = pattern.exec(text)
-    if (match) return build(match)
+    if (match) return build(match, context)
   }
-  if (/^(?:help|\?|what can you do)/i.test(text)) return { kind: 'reply', text: HELP }
+  const listed = listRequest(text)
+  if (listed) return listed
+  const searched = SEARCH.exec(text)
+  if (searched) return search(searched[1])
+  if (/^(?:help|\?|what\s+can\s+you\s+do|how\s+does\s+this\s+work)/i.test(text)) {
+    return { kind: 'reply', text: HELP }
+  }
+  if (/^(?:close|resolve|delete|remove|open|show)\b/i.test(text)) {
+    return {
+      kind: 'reply',
+      text: `Which ticket? Give me its number, for example “${text.split(' ')[0].toLowerCase()} ticket 3”.`,
+    }
+  }
   return { kind: 'reply', text: `I did not understand “${text}”. ${HELP}` }
 }
 
-function single(tool: string, id: number, intent: string): Plan {
-  return { kind: 'steps', steps: [{ tool, input: { id }, intent }] }
+function each(tool: string, numbers: number[], intent: (id: number) => string): Plan {
+  const unique = [...new Set(numbers)]
+  if (unique.length > 5) return { kind: 'reply', text: BULK }
+  return {
+    kind: 'steps',
+    turns: [unique.map((id) => ({ tool, input: { id }, intent: intent(id) }))],
+  }
+}
+
+function prioritize(id: number, priority: string): Plan {
+  const value = priority.toLowerCase()
+  return {
+    kind: 'steps',
+    turns: [
+      [
+        {
+          tool: 'tickets.prioritize',
+          input: { id, priority: value },
+          intent: `Set ticket #${id} to ${value}`,
+        },
+      ],
+    ],
+  }
+}
+
+const VIEW_WORDS = new Set(['open', 'pending', 'closed', 'active'])
+const PRIORITY_WORD = /^(urgent|high|low|normal)(?:-priority)?$/
+const LIST_WORDS = new Set(
+  (
+    "show list display get see view give which what whats what's any are is there me all the " +
+    'my our of that with do we have in currently right now ticket tickets ones one requests ' +
+    'issues priority still waiting'
+  ).split(' '),
+)
+
+/**
+ * "show pending tickets", "which tickets are urgent?", "what's open", "list high priority
+ * ones": a list of one view, or of one priority among the active tickets.
+ */
+function listRequest(text: string): Plan | undefined {
+  const words = text
+    .toLowerCase()
+    .replace(/[?!]/g, '')
+    .replace(/high\s+priority/g, 'high-priority')
+    .split(/\s+/)
+    .filter(Boolean)
+  let view: string | undefined
+  let priority: Priority | undefined
+  for (const word of words) {
+    const p = PRIORITY_WORD.exec(word)
+    if (VIEW_WORDS.has(word)) view ??= word
+    else if (p) priority ??= p[1] as Priority
+    else if (!LIST_WORDS.has(word)) return undefined
+  }
+  // Without a view or a priority, only "tickets" makes it a list ("show me all tickets").
+  if (!view && !priority && !words.includes('tickets')) return undefined
+  const shown = view ?? 'active'
+  const label = priority ? `${priority} priority` : shown
+  return {
+    kind: 'steps',
+    turns: [
+      [
+        {
+          tool: 'tickets.search',
+          input: { query: '', view: shown },
+          intent: `List ${label} tickets`,
+        },
+      ],
+    ],
+    ...(priority ? { only: { priority } } : {}),
+  }
 }
 
 function search(words: string): Plan {
   const query = words.replace(/^["“']|["”']$/g, '').trim()
   return {
     kind: 'steps',
-    steps: [{ tool: 'tickets.search', input: { query }, intent: `Search for “${query}”` }],
+    turns: [[{ tool: 'tickets.search', input: { query }, intent: `Search for “${query}”` }]],
   }
 }
 
-const PRIORITY = new RegExp(
-  String.raw`^(?:(${PRIORITIES.join('|')})(?:\s+priority)?|priority\s*[:=]?\s*(${PRIORITIES.join('|')}))$`,
-  'i',
-)
-const CATEGORY = new RegExp(
-  String.raw`^(?:category\s*[:=]?\s*)?(${CATEGORIES.join('|')})(?:\s+(?:issue|problem))?$`,
-  'i',
-)
-const REQUESTER =
-  /^(?:(?:from|for|by|requester|reported by)\s*[:=]?\s*)?([^\s@]+@[^\s@]+\.[^\s@]+)$/i
+const has = (context: PlanContext, name: string, title?: string) =>
+  context.tools.some((tool) => tool.name === name && (title === undefined || tool.title === title))
 
-/** "printer jammed, high priority, hardware, from lena.fischer@northwind.example". */
+const EMAIL = /[^\s@,;:<>()"]+@[^\s@,;:<>()"]+\.[A-Za-z]{2,}/
+const PRIORITY_WORDS: [RegExp, Priority][] = [
+  [/\b(?:urgent(?:ly)?|asap|critical|emergency)\b(?:\s+priority)?/i, 'urgent'],
+  [/\bhigh(?:\s+priority)?\b|\bpriority\s*[:=]?\s*high\b|\bimportant\b/i, 'high'],
+  [/\blow(?:\s+priority)?\b|\bpriority\s*[:=]?\s*low\b|\bnot\s+urgent\b/i, 'low'],
+  [/\bnormal(?:\s+priority)?\b|\bpriority\s*[:=]?\s*normal\b/i, 'normal'],
+]
+const CATEGORY_PHRASE = new RegExp(
+  String.raw`\b(?:category\s*[:=]?\s*|(?:it'?s\s+)?(?:an?\s+)?)(${CATEGORIES.join('|')})(?:\s+(?:issue|problem|category|ticket))?\b`,
+  'i',
+)
+
+/**
+ * Reads a new ticket's fields from what a person typed: the requester's email wherever it
+ * stands ("for ana@example.com: …", "…, from ana@example.com"), priority and category words
+ * ("urgent", "high priority", "category network", "a hardware problem"), the first remaining
+ * phrase as the title and the rest as the description.
+ *
+ * @example
+ * parseNewTicket('for ana@example.com: VPN keeps dropping, urgent')
+ * // { requester: 'ana@example.com', title: 'VPN keeps dropping', priority: 'urgent' }
+ */
 export function parseNewTicket(details: string): Partial<TicketInput> {
   const values: Partial<TicketInput> = {}
   const rest: string[] = []
-  for (const part of details.split(/\s*[,;]\s*/)) {
-    const segment = part.trim()
+  let text = details
+  const email = EMAIL.exec(text)
+  if (email) {
+    values.requester = email[0]
+    text = text.replace(
+      new RegExp(
+        String.raw`\b(?:(?:requested|reported|raised)\s+by|on\s+behalf\s+of|requester|from|for|by)?\s*[:=]?\s*` +
+          email[0].replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+        'i',
+      ),
+      ' ',
+    )
+  }
+  for (const part of text.split(/\s*(?:[,;]|\s[:–—-]\s|\.\s)\s*/)) {
+    let segment = part.trim().replace(/^[:\-–—]\s*/, '')
     if (!segment) continue
-    const priority = PRIORITY.exec(segment)
-    const category = CATEGORY.exec(segment)
-    const requester = REQUESTER.exec(segment)
-    if (priority)
-      values.priority = (priority[1] ?? priority[2]).toLowerCase() as TicketInput['priority']
-    else if (category) values.category = category[1].toLowerCase() as TicketInput['category']
-    else if (requester) values.requester = requester[1]
-    else rest.push(segment)
+    // A segment that is only a priority or a category says nothing else.
+    const priority = PRIORITY_WORDS.find(([pattern]) => pattern.test(segment))
+    const category = CATEGORY_PHRASE.exec(segment)
+    const bare = (pattern: RegExp) =>
+      segment
+        .replace(pattern, '')
+        .replace(/^(?:it(?:'s| is)|and|with|as|priority)\b\s*/i, '')
+        .trim() === ''
+    if (priority && !values.priority && bare(priority[0])) {
+      values.priority = priority[1]
+      continue
+    }
+    if (category && !values.category && bare(CATEGORY_PHRASE)) {
+      values.category = category[1].toLowerCase() as TicketInput['category']
+      continue
+    }
+    if (priority && !values.priority && /\b(?:urgent|asap|priority)\b/i.test(segment)) {
+      values.priority = priority[1]
+      segment = segment
+        .replace(priority[0], '')
+        .replace(/\s+(?:is|are|and|with|as)?\s*$/i, '')
+        .trim()
+      if (!segment) continue
+    }
+    rest.push(segment)
   }
   if (rest.length > 0) values.title = rest[0][0].toUpperCase() + rest[0].slice(1)
   if (rest.length > 1) values.description = rest.slice(1).join('. ')
   return values
 }
 
-function newTicket(details: string): Plan {
+/**
+ * What is wrong with values the planner read, checked with the form's own schema before any
+ * call: a request it cannot fill correctly gets an answer, not a dialog for a doomed submit.
+ */
+function problems(schema: z.ZodObject, values: Record<string, unknown>): string[] {
+  const checked = schema.partial().safeParse(values)
+  return checked.success ? [] : checked.error.issues.map((issue) => issue.message)
+}
+
+function newTicket(details: string, context: PlanContext, category?: string): Plan {
   const values = parseNewTicket(details)
+  if (category && !values.category) {
+    values.category = category.toLowerCase() as TicketInput['category']
+  }
+  const wrong = problems(ticketInput, values)
+  if (wrong.length > 0) return { kind: 'reply', text: `${wrong.join('. ')}.` }
+  const onScreen = has(context, 'ticket.fill') && has(context, 'ticket.submit', 'Create ticket')
+  const open: PlanStep = { tool: 'tickets.compose', input: {}, intent: 'Open the new-ticket form' }
   if (!values.title) {
+    if (onScreen) {
+      return {
+        kind: 'reply',
+        text: 'What is the ticket about? For example “new ticket: printer jammed, high priority”.',
+      }
+    }
     return {
-      kind: 'reply',
-      text: 'What is the ticket about? For example “new ticket: printer jammed, high priority”.',
+      kind: 'steps',
+      turns: [[open]],
+      then: 'The new-ticket form is open. What is the ticket about?',
     }
   }
+  const fillAndSubmit: PlanStep[] = [
+    { tool: 'ticket.fill', input: { values }, intent: 'Fill in the form' },
+    { tool: 'ticket.submit', input: {}, intent: 'Create the ticket' },
+  ]
+  return { kind: 'steps', turns: onScreen ? [fillAndSubmit] : [[open], fillAndSubmit] }
+}
+
+const SYSTEM_WORDS: [RegExp, SystemId][] = [
+  [/\bvpn\b|\bremote\s+access\b/i, 'vpn'],
+  [/\bpayroll\b/i, 'payroll'],
+  [/\bfinance\b(?:\s+(?:shared\s+)?drive)?|\bfinance-drive\b/i, 'finance-drive'],
+  [/\bcrm\b|\bsalesforce\b/i, 'crm'],
+  [/\bgit\s*hub\b/i, 'github'],
+  [/\bwarehouse\b/i, 'warehouse'],
+]
+
+/** Reads an access request: who (an email), which system and level, why and until when. */
+export function parseAccessRequest(text: string) {
+  const who: Record<string, string> = {}
+  const system: Record<string, string> = {}
+  const why: Record<string, string> = {}
+  const email = EMAIL.exec(text)
+  if (email) {
+    who.email = email[0]
+    const known = DIRECTORY.find((person) => person.email === email[0].toLowerCase())
+    if (known) who.name = known.name
+  }
+  const named = SYSTEM_WORDS.find(([pattern]) => pattern.test(text))
+  if (named) system.system = named[1]
+  const level = new RegExp(
+    String.raw`\b(${ACCESS_LEVELS.join('|')}|read[\s-]only|read\s+and\s+write|administrator)\b`,
+    'i',
+  ).exec(text)
+  if (level) {
+    const word = level[1].toLowerCase()
+    system.level = (
+      word.startsWith('admin')
+        ? 'admin'
+        : word === 'read and write'
+          ? 'write'
+          : word.split(/[\s-]/)[0]
+    ) as AccessLevel
+  }
+  const until = /\b(?:until|till|through|to)\s+(\d{4}-\d{2}-\d{2})\b/i.exec(text)
+  if (until) why.until = until[1]
+  const reason =
+    /\b(?:because|since|reason\s*:|as\s+(?:she|he|they)|so\s+that)\s+(.+?)(?:\s+until\s+\d{4}-\d{2}-\d{2})?$/i.exec(
+      text,
+    )
+  if (reason) {
+    why.reason = reason[1].replace(/^(?:of\s+)?/, '').trim()
+    why.reason = why.reason[0].toUpperCase() + why.reason.slice(1)
+  }
+  const values: Record<string, Record<string, string>> = {}
+  if (Object.keys(who).length) values.who = who
+  if (Object.keys(system).length) values.system = system
+  if (Object.keys(why).length) values.why = why
+  return values
+}
+
+function access(text: string, context: PlanContext): Plan {
+  const values = parseAccessRequest(text)
+  const missing = [
+    !values.who?.email && 'who needs it (an email)',
+    !values.system?.system && `which system (${SYSTEM_IDS.map((id) => SYSTEMS[id]).join(', ')})`,
+    !values.why?.reason && 'why (“because …”)',
+    !values.why?.until && 'until when (“until 2030-01-31”)',
+  ].filter((item): item is string => typeof item === 'string')
+  const wrong = [
+    ...problems(accessWho, values.who ?? {}),
+    ...problems(accessSystem, values.system ?? {}),
+    ...problems(accessWhy, values.why ?? {}),
+  ]
+  if (wrong.length > 0) return { kind: 'reply', text: `${wrong.join('. ')}.` }
+  const fill: PlanStep = { tool: 'access.fill', input: { values }, intent: 'Fill in every step' }
+  const submit: PlanStep = { tool: 'access.submit', input: {}, intent: 'File the request' }
+  // The wizard's tools appear once it is on screen: opening it is a round of its own.
+  const turns: PlanStep[][] = has(context, 'access.fill')
+    ? []
+    : [[{ tool: 'access.start', input: {}, intent: 'Open the access request' }]]
+  const filled = Object.keys(values).length > 0
+  if (missing.length === 0) turns.push([fill, submit])
+  else if (filled) turns.push([fill])
+  const ask = `Tell me ${missing.join(', ')}, or fill it in yourself.`
+  if (turns.length === 0) return { kind: 'reply', text: `The access request is open. ${ask}` }
   return {
     kind: 'steps',
-    steps: [
-      { tool: 'tickets.compose', input: {}, intent: 'Open the new-ticket form' },
-      { tool: 'ticket.fill', input: { values }, intent: 'Fill in the form' },
-      { tool: 'ticket.submit', input: {}, intent: 'Create the ticket' },
-    ],
+    turns,
+    ...(missing.length > 0 ? { then: `The access request is open. ${ask}` } : {}),
   }
 }

@@ -10,8 +10,10 @@ import {
 } from '@toolmark/core/agent'
 import { bridge } from '@toolmark/core/bridge'
 import { useToolmark } from '@toolmark/react'
+import { createLastChange, type LastChange } from './lastChange.ts'
 import { fetchModel, runModelTurn, type ChatMessage } from './model.ts'
 import { plan, type PlanStep } from './planner.ts'
+import { runPlan } from './runPlan.ts'
 
 export type StepState = 'running' | 'waiting' | 'done' | 'failed'
 
@@ -48,6 +50,8 @@ interface Connection {
   client: PageClient
   /** `page_call` waits for the person, so a tool result is the final outcome. */
   tools: OpenAIChatPageTool[]
+  /** The assistant's changes, for "undo that". */
+  lastChange: LastChange
 }
 
 const list = (items: string[]) =>
@@ -134,12 +138,15 @@ export function useAssistant() {
     const channel = createInPageChannel()
     const detach = tm.use(bridge({ transport: channel.page }))
     const client = createPageClient({ transport: channel.agent })
+    const lastChange = createLastChange(tm)
     connection.current = {
       client,
       tools: pageTools(client, { format: 'openai', awaitConfirmation: true }),
+      lastChange,
     }
     return () => {
       connection.current = null
+      lastChange.dispose()
       client.close()
       detach()
       channel.close()
@@ -204,35 +211,16 @@ export function useAssistant() {
 
   const runScripted = useCallback(
     async (conn: Connection, text: string, signal: AbortSignal) => {
-      const planned = plan(text)
-      if (planned.kind === 'reply') {
-        add({ kind: 'assistant', text: planned.text })
-        return
-      }
-      let last: ToolResult | undefined
-      for (const step of planned.steps) {
-        last = await runStep(step, async (waiting) => {
-          const first = await conn.client.call(step.tool, step.input, { signal })
-          if (first.status !== 'needs_confirmation') return first
-          waiting(first)
-          return conn.client.outcome(first.confirmId, { signal })
-        })
-        if (last.status !== 'ok') {
-          add({ kind: 'assistant', text: `I stopped there. ${describeResult(step.tool, last)}` })
-          return
-        }
-      }
-      const final = planned.steps.at(-1)!
-      if (final.tool === 'tickets.search' && last?.status === 'ok') {
-        const tickets = (last.data as { tickets: TicketBrief[] }).tickets
-        add({
-          kind: 'assistant',
-          text: tickets.length ? describeResult(final.tool, last) + ':' : 'No tickets match.',
-          tickets,
-        })
-      } else if (last) {
-        add({ kind: 'assistant', text: `${describeResult(final.tool, last)}.` })
-      }
+      // Like a model, the planner plans from the tools the page shows right now.
+      const planned = plan(text, { tools: conn.client.manifest?.tools ?? [] })
+      await runPlan(planned, {
+        client: conn.client,
+        lastChange: conn.lastChange,
+        signal,
+        runStep,
+        say: (answer, tickets) => void add({ kind: 'assistant', text: answer, tickets }),
+        describe: describeResult,
+      })
     },
     [add, runStep],
   )

@@ -583,7 +583,7 @@ describe('ticket.fill input schema', () => {
     const entry = tm.manifest().tools.find((t) => t.name === 'todo.fill')!
 
     expect(entry.signature).toBe(
-      '{ values: { title?: string, priority?: "low" | "high" }, overwrite?: boolean }',
+      '{ values: { title?: string, priority?: "low"|"high" }, overwrite?: boolean }',
     )
     // Array operations are explained only to forms that have lists.
     expect(entry.description).toMatch(/null clears it/)
@@ -615,7 +615,7 @@ describe('ticket.fill input schema', () => {
     const entry = tm.manifest().tools.find((t) => t.name === 'ticket.fill')!
 
     expect(entry.signature).toBe(
-      '{ values: { title?: string, requester?: string, category?: "hardware" | "software" | "access" | "network" | "other", priority?: "low" | "normal" | "high" | "urgent", description?: string }, overwrite?: boolean }',
+      '{ values: { title?: string, requester?: string, category?: "hardware"|"software"|"access"|"network"|"other", priority?: "low"|"normal"|"high"|"urgent", description?: string }, overwrite?: boolean }',
     )
     expect(entry.signature!.length).toBeLessThanOrEqual(240)
   })

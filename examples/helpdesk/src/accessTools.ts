@@ -1,0 +1,24 @@
+import { ok } from '@toolmark/core'
+import { useTool, useToolmark } from '@toolmark/react'
+import { navigate, parseRoute } from './route.ts'
+import { waitForNewTool } from './toolmark.ts'
+
+/**
+ * `access.start`: shows the access-request wizard from anywhere in the app, so every agent can
+ * reach it; its own tools (`access.fill`, `access.submit`, …) appear once it is on screen.
+ */
+export function useAccessTools() {
+  const tm = useToolmark()
+  useTool({
+    name: 'access.start',
+    title: 'Open the access request',
+    description: 'Show the access-request wizard; then access.fill and access.submit file it.',
+    run: async (_input, ctx) => {
+      if (parseRoute(window.location.hash).name !== 'access') {
+        navigate({ name: 'access' })
+        await waitForNewTool(tm, 'access.fill', { signal: ctx.signal })
+      }
+      return ok({ form: 'access', steps: ['who', 'system', 'why'] })
+    },
+  })
+}
