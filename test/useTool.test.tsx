@@ -1,7 +1,7 @@
 import { StrictMode, useEffect, useState } from 'react'
 import { act, render, screen, fireEvent } from '@testing-library/react'
 import { z } from 'zod'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, ok, refuse } from '@toolmark/core'
 import type { ToolContext, ToolHandle, ToolResult, Toolmark } from '@toolmark/core'
 import { ToolProvider, useTool } from '@toolmark/react'
 
@@ -602,5 +602,38 @@ describe('useTool', () => {
       status: 'needs_confirmation',
       summary: 'Close the ticket of Grace',
     })
+  })
+
+  it('checks with the latest state before anyone is asked, without registering again', async () => {
+    const tm = createToolmark()
+    function Delete({ exists }: { exists: boolean }) {
+      useTool({
+        name: 'delete',
+        description: 'Deletes the ticket',
+        hints: { destructive: true },
+        summary: () => 'Delete the ticket',
+        check: () => (exists ? undefined : refuse('not_found', 'No such ticket')),
+        run: () => ok(true),
+      })
+      return null
+    }
+    const tree = (exists: boolean) => (
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Delete exists={exists} />
+        </ToolProvider>
+      </StrictMode>
+    )
+    const { rerender } = render(tree(true))
+    await flush()
+    const rev = tm.rev
+    rerender(tree(false))
+    await flush()
+
+    const result = await act(() => tm.call('delete', {}, { caller: 'inapp' }))
+
+    expect(tm.rev).toBe(rev)
+    expect(result).toEqual({ status: 'refused', code: 'not_found', message: 'No such ticket' })
+    expect(tm.confirmations.list()).toEqual([])
   })
 })

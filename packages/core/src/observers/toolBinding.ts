@@ -23,7 +23,7 @@ export interface ScopeSource {
 /** What a {@link ToolBinding} registers, and where. */
 export interface ToolBindingOptions<TInput = unknown, TOutput = unknown> {
   toolmark: Toolmark
-  /** The latest definition: `run`, `summary`, `confirmation`, `sensitive` functions and schema validation always use it. */
+  /** The latest definition: `run`, `check`, `summary`, `confirmation`, `sensitive` functions and schema validation always use it. */
   definition: ToolDefinition<TInput, TOutput>
   /** The scope to register in; the registry's root when absent. */
   scope?: ScopeSource | null
@@ -44,7 +44,7 @@ export interface ToolBindingResult<TInput = unknown, TOutput = unknown> {
 /**
  * A tool declared by a component, bound to a registry. Registered while subscribed, and
  * registered again only when what agents see changes: name, description, title, hints and
- * `sensitive` paths (by value), deadline, whether `summary`/`confirmation` exist, the schemas (by
+ * `sensitive` paths (by value), deadline, whether `summary`/`confirmation`/`check` exist, the schemas (by
  * their JSON Schema, see {@link sameSchema}), the registry or the scope. Everything else is read
  * from the latest definition when it is used, so re-renders never touch the registry's revision.
  */
@@ -79,6 +79,7 @@ export function toolChanged(
     sensitiveKey(a.sensitive) !== sensitiveKey(b.sensitive) ||
     hasFunction(a.summary) !== hasFunction(b.summary) ||
     hasFunction(a.confirmation) !== hasFunction(b.confirmation) ||
+    hasFunction(a.check) !== hasFunction(b.check) ||
     !sameSchema(a.input, b.input, 'input') ||
     !sameSchema(a.output, b.output, 'output') ||
     !sameJsonSchema(a.inputSchema, b.inputSchema)
@@ -118,6 +119,9 @@ function registerTool(
       : undefined,
     confirmation: hasFunction(def.confirmation)
       ? (value) => registration.current.definition.confirmation?.(value) ?? {}
+      : undefined,
+    check: hasFunction(def.check)
+      ? (value, ctx) => registration.current.definition.check?.(value, ctx)
       : undefined,
     run: (value, ctx) => registration.current.definition.run(value, ctx),
   }
