@@ -345,8 +345,13 @@ export const SubmitWithConfirmation: Story = {
     })
     const dialog = await canvas.findByRole('alertdialog', { name: 'Create ticket' })
     await expect(dialog).toHaveAccessibleDescription('Create the ticket “New laptop for Chloé”')
-    const table = within(dialog).getByRole('table', { name: 'Changes' })
+    // Every value that will be sent, the changed ones marked.
+    const table = within(dialog).getByRole('table', { name: 'Values' })
     await expect(table).toHaveTextContent('New laptop for Chloé')
+    const changed = within(table)
+      .getAllByRole('row')
+      .filter((row) => row.textContent?.includes('Changed'))
+    await expect(changed).toHaveLength(2)
     await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))

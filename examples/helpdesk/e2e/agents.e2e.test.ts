@@ -147,19 +147,15 @@ describe('the ticket form as agent tools (ticket.fill / ticket.submit)', () => {
       'Filled priority and title',
     )
 
-    // The dialog shows what will be submitted against the form's defaults.
+    // The dialog shows every value that will be submitted, the changed ones marked.
     await dialog(page).waitFor()
-    const table = dialog(page).getByRole('row')
-    expect(await table.nth(1).locator('th, td').allTextContents()).toEqual([
-      'Priority',
-      'normal',
-      expect.stringContaining('high'),
-    ])
-    expect(await table.nth(2).locator('th, td').allTextContents()).toEqual([
-      'Title',
-      expect.anything(),
-      expect.stringContaining('Printer jammed'),
-    ])
+    const values = dialog(page).getByRole('table', { name: 'Values' })
+    const row = (label: string) => values.getByRole('row').filter({ hasText: label }).first()
+    expect(await row('Priority').textContent()).toMatch(/Changed.*normal.*high/s)
+    expect(await row('Title').textContent()).toMatch(/Changed.*Printer jammed/s)
+    // The requester was not changed, and the person sees who the ticket is filed under.
+    expect(await row('Requester').textContent()).toContain('sam.rivera@northwind.example')
+    expect(await row('Requester').textContent()).not.toContain('Changed')
     await dialog(page).getByRole('button', { name: 'Approve', exact: true }).click()
 
     await expect.poll(() => submit.locator('.step__state').textContent()).toBe('Done')
