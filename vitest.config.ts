@@ -99,7 +99,13 @@ export default mergeConfig(
             exclude: ['test/browser/**', '**/node_modules/**'],
             server: {
               deps: {
-                inline: [/@testing-library\/react/, /@tanstack\/react-query/, /react-hook-form/],
+                inline: [
+                  /@testing-library\/react/,
+                  /@tanstack\/react-query/,
+                  /react-hook-form/,
+                  /@ai-sdk\/react/,
+                  /@assistant-ui\//,
+                ],
               },
             },
           },
