@@ -36,6 +36,8 @@ export interface ConfirmDialogActions {
   pending: boolean
   /** True when the request can no longer be approved. */
   expired: boolean
+  /** True when the request on screen is destructive: style approve as a danger action. */
+  destructive: boolean
 }
 
 /** Props of {@link ConfirmDialog}; other props go to the root `<dialog>`, and so does `ref`. */
@@ -65,11 +67,14 @@ export interface ConfirmDialogProps extends Omit<
  * confirmations one at a time in a modal alert dialog: what the tool is, who asks, the summary,
  * the changes or the values sent (secrets masked), the time left and the position in the queue.
  * Focus starts on Deny, Escape denies and a click outside does nothing; approving waits for the
- * tool and shows a failure instead of closing. While mounted it is the registry's presenter, so
- * browser and desktop agents may use tools that need a confirmation.
+ * tool and shows a failure instead of closing. A destructive request looks like one: a danger
+ * edge, and an approve button in danger colors named by the tool's title ("Delete ticket").
+ * While mounted it is the registry's presenter, so browser and desktop agents may use tools that
+ * need a confirmation.
  *
  * Theme it with the `--toolmark-dialog-*` CSS variables (`bg`, `fg`, `muted`, `border`,
- * `surface`, `accent`, `accent-fg`, `danger`, `focus`, `radius`, `font`), or pass `unstyled`.
+ * `surface`, `accent`, `accent-fg`, `danger`, `danger-fg`, `focus`, `radius`, `font`), or pass
+ * `unstyled`.
  *
  * @example
  * ```tsx
@@ -141,6 +146,7 @@ export const ConfirmDialog = forwardRef<HTMLDialogElement, ConfirmDialogProps>(
 
     const showQueue = dialog.queue.length > 1 && dialog.asking
     const who = entry ? (labels.callers[entry.caller] ?? entry.caller) : ''
+    const destructive = entry?.hints.destructive === true
 
     return (
       <dialog
@@ -148,6 +154,7 @@ export const ConfirmDialog = forwardRef<HTMLDialogElement, ConfirmDialogProps>(
         {...{ [ROOT_ATTRIBUTE]: '' }}
         data-color-scheme={colorScheme}
         data-app-color-scheme={colorScheme === 'system' ? appScheme : undefined}
+        data-tone={destructive ? 'danger' : undefined}
         ref={ref}
         role="alertdialog"
         aria-modal="true"
@@ -220,6 +227,7 @@ export const ConfirmDialog = forwardRef<HTMLDialogElement, ConfirmDialogProps>(
                     denyRef,
                     pending: answering,
                     expired: outcomes.some(isExpiredOutcome),
+                    destructive,
                   })
                 ) : (
                   <ConfirmDialogButtons
@@ -228,6 +236,7 @@ export const ConfirmDialog = forwardRef<HTMLDialogElement, ConfirmDialogProps>(
                     pending={answering}
                     denyRef={denyRef}
                     labels={labels}
+                    destructive={destructive ? entry : undefined}
                   />
                 )}
               </>

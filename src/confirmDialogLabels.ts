@@ -7,6 +7,11 @@ export interface ConfirmDialogLabels {
   /** The line above the title, e.g. "Requested by Assistant". */
   requestedBy: (who: string) => string
   approve: string
+  /**
+   * The approve button of a destructive request, named by what it does: by default the tool's
+   * title ("Delete ticket"), else "Delete".
+   */
+  approveDestructive: (request: { tool: string; title?: string }) => string
   deny: string
   approveAll: string
   denyAll: string
@@ -76,6 +81,7 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   }),
   requestedBy: (who: string) => `Requested by ${who}`,
   approve: 'Approve',
+  approveDestructive: (request: { tool: string; title?: string }) => request.title ?? 'Delete',
   deny: 'Deny',
   approveAll: 'Approve all',
   denyAll: 'Deny all',

@@ -47,6 +47,7 @@ ${root} {
 ${root}[data-color-scheme='dark'], ${root}[data-app-color-scheme='dark'] {
   ${dark} color-scheme: dark;
 }
+${root}[data-tone='danger'] { border-block-start: 4px solid var(--_danger); }
 ${root}::backdrop { background: rgb(10 12 16 / 0.55); }
 ${root}:focus { outline: none; }
 ${root} *, ${root} *::before, ${root} *::after { box-sizing: inherit; }
@@ -108,6 +109,9 @@ ${root} [data-part='nav'] button, ${root} button[data-part='more'] {
 ${root} button[data-part='more'] { font-size: 0.8125rem; white-space: normal; }
 ${root} button[data-variant='primary'] {
   background: var(--_accent); border-color: var(--_accent); color: var(--_accent-fg);
+}
+${root} button[data-variant='danger'] {
+  background: var(--_danger); border-color: var(--_danger); color: var(--_danger-fg);
 }
 ${root} button:hover:not(:disabled) { filter: brightness(0.96); }
 ${root} button:focus-visible { outline: 2px solid var(--_focus); outline-offset: 2px; }

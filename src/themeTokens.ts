@@ -13,6 +13,7 @@ const tokens: Record<string, [light: string, dark: string]> = {
   accent: ['#1d4ed8', '#8ab4ff'],
   'accent-fg': ['#ffffff', '#0b1428'],
   danger: ['#b42318', '#ff9b90'],
+  'danger-fg': ['#ffffff', '#1f0906'],
   focus: ['#1d4ed8', '#8ab4ff'],
 }
 

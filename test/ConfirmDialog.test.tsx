@@ -266,6 +266,113 @@ describe('ConfirmDialog', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
   })
 
+  it('names the approve button of a destructive request by its title, in danger colors', async () => {
+    const tm = createToolmark()
+    const run = vi.fn(() => ok({ deleted: true }))
+    tm.register({
+      name: 'tickets.delete',
+      title: 'Delete ticket',
+      description: 'Deletes a ticket for good',
+      hints: { destructive: true },
+      input: z.object({ id: z.number() }),
+      summary: ({ id }) => `Delete ticket #${id} for good`,
+      run,
+    })
+    registerClose(tm)
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await act(async () => {
+      await tm.call('tickets.delete', { id: 7 }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 8 }, { caller: 'inapp' })
+    })
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Delete ticket' })
+    expect(dialog).toHaveAttribute('data-tone', 'danger')
+    expect(within(dialog).queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument()
+    const remove = within(dialog).getByRole('button', { name: 'Delete ticket' })
+    expect(remove).toHaveAttribute('data-variant', 'danger')
+    expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+
+    // The next request in the queue is not destructive: a plain Approve again.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }))
+    expect(dialog).not.toHaveAttribute('data-tone')
+    expect(within(dialog).getByRole('button', { name: 'Approve' })).toHaveAttribute(
+      'data-variant',
+      'primary',
+    )
+
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Previous' }))
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete ticket' }))
+    await act(async () => {})
+    expect(run).toHaveBeenCalledTimes(1)
+  })
+
+  it('says "Delete" on a destructive request without a title, and takes a label for it', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'files.purge',
+      description: 'Purges the trash',
+      hints: { destructive: true },
+      summary: () => 'Empty the trash for good',
+      run: () => ok(true),
+    })
+    const { rerender } = render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await act(() => tm.call('files.purge', {}, { caller: 'inapp' }))
+    expect(screen.getByRole('button', { name: 'Delete' })).toHaveAttribute('data-variant', 'danger')
+
+    rerender(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog labels={{ approveDestructive: ({ tool }) => `Run ${tool} anyway` }} />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    expect(screen.getByRole('button', { name: 'Run files.purge anyway' })).toBeInTheDocument()
+  })
+
+  it('tells custom actions when the request is destructive', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'tickets.delete',
+      description: 'Deletes a ticket',
+      hints: { destructive: true },
+      summary: () => 'Delete ticket #1 for good',
+      run: () => ok(true),
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog
+            renderActions={({ approve, deny, denyRef, destructive }) => (
+              <div>
+                <button ref={denyRef} onClick={deny}>
+                  Keep
+                </button>
+                <button onClick={approve} data-danger={destructive}>
+                  Go
+                </button>
+              </div>
+            )}
+          />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await act(() => tm.call('tickets.delete', {}, { caller: 'inapp' }))
+
+    expect(screen.getByRole('button', { name: 'Go' })).toHaveAttribute('data-danger', 'true')
+  })
+
   it('pages through a queue and answers all at once', async () => {
     const tm = createToolmark()
     const run = vi.fn(() => ok(true))

@@ -420,6 +420,46 @@ describe('ConfirmDialog in Chromium', () => {
       })
     }
 
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`shows a destructive request in danger colors, named by its verb, axe-clean, ${scheme}`, async () => {
+        await cdp().send('Emulation.setEmulatedMedia', {
+          features: [{ name: 'prefers-color-scheme', value: scheme }],
+        })
+        const { tm } = setup()
+        const deleted: number[] = []
+        tm.register({
+          name: 'tickets.delete',
+          title: 'Delete ticket',
+          description: 'Deletes a ticket for good',
+          hints: { destructive: true },
+          input: z.object({ id: z.number() }),
+          summary: ({ id }) => `Delete ticket #${id} for good`,
+          run: ({ id }) => {
+            deleted.push(id)
+            return ok({ id })
+          },
+        })
+        await render(<App tm={tm} />)
+        void tm.call('tickets.delete', { id: 7 }, { caller: 'inapp' })
+
+        const remove = button('Delete ticket')
+        await expect.element(remove).toBeVisible()
+        await expect.element(button('Deny')).toHaveFocus()
+        expect(page.getByRole('button', { name: 'Approve' }).query()).toBeNull()
+        const danger = scheme === 'light' ? 'rgb(180, 35, 24)' : 'rgb(255, 155, 144)'
+        expect(getComputedStyle(remove.element()).backgroundColor).toBe(danger)
+        expect(getComputedStyle(dialog().element()).borderTopColor).toBe(danger)
+        expect(await violations(dialog().element())).toEqual([])
+
+        // Keyboard: Tab from Deny reaches the danger button; Enter runs it once.
+        await userEvent.keyboard('{Tab}')
+        await expect.element(remove).toHaveFocus()
+        await userEvent.keyboard('{Enter}')
+        await expect.element(dialog()).not.toBeInTheDocument()
+        expect(deleted).toEqual([7])
+      })
+    }
+
     it('has no axe violations while showing an error outcome', async () => {
       const { tm } = setup({}, () => errorResult('Mail server is down'))
       await render(<App tm={tm} />)
