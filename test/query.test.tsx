@@ -8,7 +8,7 @@ import {
   useQuery,
 } from '@tanstack/react-query'
 import { z } from 'zod'
-import { createToolmark } from '@toolmark/core'
+import { createToolmark, refuse } from '@toolmark/core'
 import type { ErrorEvent, ToolResult, Toolmark } from '@toolmark/core'
 import { ToolProvider, ToolScope } from '@toolmark/react'
 import * as queryEntry from '@toolmark/react/query'
@@ -382,6 +382,47 @@ describe('useMutationTool', () => {
     ])
     expect(server.log()).toEqual(['GET /api/todos', 'POST /api/todos', 'GET /api/todos'])
     await waitFor(() => expect(items()).toEqual(['Buy milk', 'Call mom']))
+  })
+
+  it('runs its check before the mutation and refuses without sending anything', async () => {
+    const tm = createToolmark()
+    const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } })
+    const mutationFn = vi.fn(async ({ title }: { title: string }) => ({ id: 1, title }))
+    function Tools() {
+      useMutationTool({
+        name: 'todos.add',
+        description: 'Adds a todo with this title.',
+        input: AddTodo,
+        hints: {},
+        check: ({ title }) =>
+          title === 'Buy milk' ? refuse('duplicate', 'There is such a todo already') : undefined,
+        mutationFn,
+      })
+      return null
+    }
+    render(
+      <StrictMode>
+        <QueryClientProvider client={client}>
+          <ToolProvider toolmark={tm}>
+            <Tools />
+          </ToolProvider>
+        </QueryClientProvider>
+      </StrictMode>,
+    )
+    await waitFor(() => expect(tm.describe('todos.add')).toBeDefined())
+
+    const refused = await act(() =>
+      tm.call('todos.add', { title: 'Buy milk' }, { caller: 'inapp' }),
+    )
+    const added = await act(() => tm.call('todos.add', { title: 'Call mom' }, { caller: 'inapp' }))
+
+    expect(refused).toEqual({
+      status: 'refused',
+      code: 'duplicate',
+      message: 'There is such a todo already',
+    })
+    expect(added).toEqual({ status: 'ok', data: { id: 1, title: 'Call mom' } })
+    expect(mutationFn).toHaveBeenCalledTimes(1)
   })
 
   it('shows an agent mutation to useIsMutating and useMutationState while it runs', async () => {

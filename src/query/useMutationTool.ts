@@ -57,6 +57,11 @@ export interface UseMutationToolOptions<TInput = unknown, TData = unknown> {
   undo?: (input: TInput, data: TData) => Promise<unknown>
   /** A one-liner for people, shown in confirmations. */
   summary?: (input: TInput) => string
+  /**
+   * A precondition, run before a person is asked and again before an approved run: return
+   * `undefined` to go on, or the result that ends the call (`refuse('not_found', …)`).
+   */
+  check?: ToolDefinition<TInput, TData>['check']
   /** Input paths redacted in confirmations, events and devtools. */
   sensitive?: ToolDefinition['sensitive']
   /** Deadline for one call in ms. Default: the registry's `limits.callTimeoutMs`. */
@@ -120,6 +125,7 @@ export function useMutationTool<TInput = unknown, TData = unknown>(
       inputSchema: options.inputSchema,
       hints: options.hints,
       summary: options.summary,
+      check: options.check,
       sensitive: options.sensitive,
       timeoutMs: options.timeoutMs,
       // useTool always runs the latest render's `run`, so these are the current options.
