@@ -25,6 +25,7 @@ export default defineConfig({
     port: Number(process.env.PORT) || 5173,
     strictPort: true,
     watch: { ignored: ['**/data/**', '**/e2e/**'] },
+    warmup: { clientFiles: ['./src/main.tsx'] },
   },
   // Optimized when the server starts rather than on the first visit, so the first page load
   // never reloads itself halfway.

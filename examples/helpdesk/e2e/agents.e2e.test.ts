@@ -87,6 +87,10 @@ describe('the in-app assistant (scripted planner over the in-page bridge)', () =
     await ask(page, 'delete ticket 7')
     await dialog(page).waitFor()
     expect(await dialog(page).textContent()).toContain('Delete ticket')
+    // A destructive request looks like one: the button says what it does, in danger colors.
+    const danger = dialog(page).getByRole('button', { name: 'Delete ticket', exact: true })
+    expect(await danger.getAttribute('data-variant')).toBe('danger')
+    expect(await dialog(page).getByRole('button', { name: 'Approve' }).count()).toBe(0)
     await dialog(page).getByRole('button', { name: 'Deny', exact: true }).click()
 
     const remove = step(page, 'tickets.delete')
@@ -113,18 +117,79 @@ describe('the in-app assistant (scripted planner over the in-page bridge)', () =
   })
 
   it('changes a priority without asking, through the mutation cache', async () => {
-    const page = await openPage('#/tickets/4')
-    await ask(page, 'make ticket 4 urgent')
+    const page = await openPage('#/tickets/8')
+    await ask(page, 'make ticket 8 urgent')
     const prioritize = step(page, 'tickets.prioritize')
     await expect.poll(() => prioritize.locator('.step__state').textContent()).toBe('Done')
     expect(await prioritize.locator('.step__detail').textContent()).toBe(
-      'Set ticket #4 to urgent (was normal)',
+      'Set ticket #8 to urgent (was normal)',
     )
     expect(await dialog(page).isVisible()).toBe(false)
     await expect
       .poll(() => page.locator('.detail__meta .priority').textContent())
       .toContain('Urgent')
-    expect((await getTicket(4)).ticket?.priority).toBe('urgent')
+    expect((await getTicket(8)).ticket?.priority).toBe('urgent')
+    await page.close()
+  })
+})
+
+describe('asking only for what can happen (the tools check first)', () => {
+  it('refuses to delete a ticket that does not exist, without a dialog', async () => {
+    const page = await openPage()
+    await ask(page, 'delete ticket 999')
+    const remove = step(page, 'tickets.delete')
+    await expect.poll(() => remove.locator('.step__state').textContent()).toBe('Stopped')
+    expect(await remove.locator('.step__detail').textContent()).toBe(
+      'Refused (not_found): Ticket #999 does not exist',
+    )
+    expect(await dialog(page).count()).toBe(0)
+    expect(await page.evaluate(() => document.querySelector('dialog[open]'))).toBeNull()
+    await page.close()
+  })
+
+  it('refuses to close a closed ticket, and to reprioritize it, without a dialog', async () => {
+    const closed = (await (await fetch(`${app.url}/api/tickets?view=closed`)).json()) as {
+      tickets: Ticket[]
+    }
+    const id = closed.tickets[0].id
+    const before = (await getTicket(id)).ticket
+    const page = await openPage()
+
+    await ask(page, `close ticket ${id}`)
+    const close = step(page, 'tickets.close')
+    await expect.poll(() => close.locator('.step__state').textContent()).toBe('Stopped')
+    expect(await close.locator('.step__detail').textContent()).toBe(
+      `Refused (already_closed): Ticket #${id} is already closed`,
+    )
+    await ask(page, `make ticket ${id} urgent`)
+    const prioritize = step(page, 'tickets.prioritize')
+    await expect.poll(() => prioritize.locator('.step__state').textContent()).toBe('Stopped')
+    expect(await prioritize.locator('.step__detail').textContent()).toBe(
+      `Refused (ticket_closed): Ticket #${id} is closed; reopen it to change its priority`,
+    )
+
+    expect(await dialog(page).count()).toBe(0)
+    expect((await getTicket(id)).ticket).toEqual(before)
+    await page.close()
+  })
+
+  it('checks again at approval: a ticket closed meanwhile is refused, not closed twice', async () => {
+    const page = await openPage()
+    await ask(page, 'close ticket 10')
+    await dialog(page).waitFor()
+    // Someone closes it while the dialog waits.
+    expect((await fetch(`${app.url}/api/tickets/10/close`, { method: 'POST' })).status).toBe(200)
+    await dialog(page).getByRole('button', { name: 'Approve', exact: true }).click()
+
+    await expect
+      .poll(() => dialog(page).getByRole('alert').textContent())
+      .toContain('Ticket #10 is already closed')
+    await dialog(page).getByRole('button', { name: 'Close', exact: true }).click()
+    const close = step(page, 'tickets.close')
+    await expect.poll(() => close.locator('.step__state').textContent()).toBe('Stopped')
+    expect(await close.locator('.step__detail').textContent()).toBe(
+      'Refused (already_closed): Ticket #10 is already closed',
+    )
     await page.close()
   })
 })

@@ -50,19 +50,21 @@ export interface RunningHelpdesk {
 /**
  * Starts the helpdesk exactly like a newcomer does — `npm start` at the repository root — on
  * `port` with its database in `dataDir`, and resolves once the API answers (the database is open
- * and seeded by then).
+ * and seeded by then), or with `until: 'page'` as soon as the page itself is served.
  */
 export async function startHelpdesk({
   dataDir,
   port,
   env = {},
   timeoutMs = 90_000,
+  until = 'api',
 }: {
   dataDir: string
   port?: number
   /** More environment for the app (a model endpoint, the MCP port). */
   env?: Record<string, string>
   timeoutMs?: number
+  until?: 'api' | 'page'
 }): Promise<RunningHelpdesk> {
   const chosen = port ?? (await freePort())
   const child = spawn('npm', ['start'], {
@@ -99,7 +101,9 @@ export async function startHelpdesk({
   while (Date.now() < deadline) {
     if (done) throw new Error(`npm start exited before the app was ready:\n${log}`)
     try {
-      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) })
+      const response = await fetch(until === 'api' ? `${url}/api/health` : `${url}/`, {
+        signal: AbortSignal.timeout(5_000),
+      })
       if (response.ok) return running
     } catch {}
     await new Promise((r) => setTimeout(r, 250))

@@ -152,7 +152,7 @@ describe('the helpdesk, started with npm start', () => {
 
     await page.getByRole('button', { name: 'Delete ticket', exact: true }).click()
     await page.getByRole('button', { name: 'Delete for good', exact: true }).click()
-    await page.waitForURL(/#\/new$/)
+    await page.waitForURL(/#\/$/)
     expect((await apiJson('/tickets/6')).status).toBe(404)
     await page.close()
   })

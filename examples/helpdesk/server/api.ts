@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { PGlite, Transaction } from '@electric-sql/pglite'
 import { z } from 'zod'
 import {
   VIEWS,
@@ -10,6 +9,7 @@ import {
   type TicketList,
 } from '../shared/ticket.ts'
 import { UpstreamError, chatRequest, complete, type AssistantConfig } from './assistant.ts'
+import type { Database, Queryable } from './database.ts'
 
 /** Largest request body the ticket routes read. */
 const MAX_BODY_BYTES = 64 * 1024
@@ -37,8 +37,7 @@ class HttpError extends Error {
   }
 }
 
-type Db = PGlite | Transaction
-type Handler = (ctx: { db: PGlite; req: IncomingMessage; url: URL; id: number }) => Promise<Reply>
+type Handler = (ctx: { db: Database; req: IncomingMessage; url: URL; id: number }) => Promise<Reply>
 interface Reply {
   status: number
   body?: unknown
@@ -62,7 +61,7 @@ interface Reply {
  * Errors answer `{ error, message, issues? }` with 400, 404, 405, 409, 413, 415, 5xx.
  */
 export function createApi(
-  getDb: () => Promise<PGlite>,
+  getDb: () => Promise<Database>,
   options: { assistant?: AssistantConfig | null } = {},
 ) {
   const assistant = options.assistant ?? null
@@ -120,7 +119,7 @@ export function createApi(
   }
 }
 
-async function listTickets({ db, url }: { db: PGlite; url: URL }): Promise<Reply> {
+async function listTickets({ db, url }: { db: Database; url: URL }): Promise<Reply> {
   const query = parse(listQuery, Object.fromEntries(url.searchParams))
   const where: string[] = []
   const params: unknown[] = []
@@ -162,11 +161,11 @@ async function listTickets({ db, url }: { db: PGlite; url: URL }): Promise<Reply
   return { status: 200, body }
 }
 
-async function getTicket({ db, id }: { db: PGlite; id: number }): Promise<Reply> {
+async function getTicket({ db, id }: { db: Database; id: number }): Promise<Reply> {
   return { status: 200, body: await findTicket(db, id) }
 }
 
-async function createTicket({ db, req }: { db: PGlite; req: IncomingMessage }): Promise<Reply> {
+async function createTicket({ db, req }: { db: Database; req: IncomingMessage }): Promise<Reply> {
   const input = parse(ticketInput, trimStrings(await readJson(req)))
   const { rows } = await db.query<Ticket>(
     `insert into tickets (title, description, requester, category, priority)
@@ -181,7 +180,7 @@ async function updateTicket({
   req,
   id,
 }: {
-  db: PGlite
+  db: Database
   req: IncomingMessage
   id: number
 }): Promise<Reply> {
@@ -199,7 +198,7 @@ async function updateTicket({
   return { status: 200, body: rows[0] }
 }
 
-async function closeTicket({ db, id }: { db: PGlite; id: number }): Promise<Reply> {
+async function closeTicket({ db, id }: { db: Database; id: number }): Promise<Reply> {
   return db.transaction(async (tx) => {
     const current = await findTicket(tx, id)
     if (current.status === 'closed') {
@@ -214,13 +213,13 @@ async function closeTicket({ db, id }: { db: PGlite; id: number }): Promise<Repl
   })
 }
 
-async function deleteTicket({ db, id }: { db: PGlite; id: number }): Promise<Reply> {
+async function deleteTicket({ db, id }: { db: Database; id: number }): Promise<Reply> {
   const { rows } = await db.query('delete from tickets where id = $1 returning id', [id])
   if (!rows[0]) throw notFound(id)
   return { status: 204 }
 }
 
-async function findTicket(db: Db, id: number): Promise<Ticket> {
+async function findTicket(db: Queryable, id: number): Promise<Ticket> {
   const { rows } = await db.query<Ticket>(`select ${COLUMNS} from tickets where id = $1`, [id])
   if (!rows[0]) throw notFound(id)
   return rows[0]

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs'
-import { PGlite } from '@electric-sql/pglite'
 import type { Ticket } from '../shared/ticket.ts'
+import { startDatabase, type Database } from './database.ts'
 
 const SCHEMA = `
 create table if not exists tickets (
@@ -170,19 +170,19 @@ const SEED: SeedTicket[] = [
 
 /**
  * Opens (and on first use creates) the helpdesk database in `dataDir`: a real Postgres running
- * in WebAssembly, persisted as ordinary files. A fresh database gets the schema and a dozen
+ * in WebAssembly in a worker thread, persisted as ordinary files. A fresh database gets the schema and a dozen
  * realistic tickets.
  */
-export async function openDatabase(dataDir: string): Promise<PGlite> {
+export async function openDatabase(dataDir: string): Promise<Database> {
   mkdirSync(dataDir, { recursive: true })
-  const db = await PGlite.create(dataDir)
+  const db = await startDatabase(dataDir)
   await db.exec(SCHEMA)
   const { rows } = await db.query<{ n: number }>('select count(*)::int as n from tickets')
   if (rows[0].n === 0) await seed(db)
   return db
 }
 
-async function seed(db: PGlite): Promise<void> {
+async function seed(db: Database): Promise<void> {
   // Oldest first, so ids grow with age the way a real queue fills up.
   const ordered = [...SEED].sort((a, b) => ageMs(b.age) - ageMs(a.age))
   await db.transaction(async (tx) => {

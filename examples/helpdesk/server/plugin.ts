@@ -1,8 +1,8 @@
 import path from 'node:path'
-import type { PGlite } from '@electric-sql/pglite'
 import type { Connect, Plugin } from 'vite'
 import { createApi } from './api.ts'
 import type { AssistantConfig } from './assistant.ts'
+import type { Database } from './database.ts'
 import { openDatabase } from './db.ts'
 
 export interface HelpdeskApiOptions {
@@ -13,7 +13,7 @@ export interface HelpdeskApiOptions {
 }
 
 interface OpenDatabase {
-  db: Promise<PGlite>
+  db: Promise<Database>
   users: number
 }
 
@@ -21,7 +21,7 @@ interface OpenDatabase {
 // by creating the new one before closing the old, and two instances must never share files.
 const open = new Map<string, OpenDatabase>()
 
-function acquire(dataDir: string): { db: Promise<PGlite>; release: () => Promise<void> } {
+function acquire(dataDir: string): { db: Promise<Database>; release: () => Promise<void> } {
   const key = path.resolve(dataDir)
   let entry = open.get(key)
   if (!entry) {

@@ -1,19 +1,24 @@
-import { useDeferredValue, useState } from 'react'
+import { useDeferredValue, useEffect, useRef, useState } from 'react'
 import { ConfirmDialog } from '@toolmark/react'
 import { ToolmarkDevtools } from '@toolmark/react/devtools'
 import type { View } from '../shared/ticket.ts'
 import { useAccessTools } from './accessTools.ts'
+import { ApiError } from './api.ts'
 import { AccessRequest } from './components/AccessRequest.tsx'
 import { AgentAccess } from './components/AgentAccess.tsx'
 import { AssistantPanel } from './components/AssistantPanel.tsx'
+import { Banner } from './components/Banner.tsx'
 import { Header } from './components/Header.tsx'
-import { SparkIcon } from './components/Icons.tsx'
+import { ChevronLeftIcon, KeyIcon, SparkIcon } from './components/Icons.tsx'
 import { Sidebar } from './components/Sidebar.tsx'
 import { TicketDetail } from './components/TicketDetail.tsx'
 import { TicketForm } from './components/TicketForm.tsx'
 import { TicketList } from './components/TicketList.tsx'
+import { moveFocus, moveFocusIfLost } from './focus.ts'
+import { isNarrow, useNarrow } from './layout.ts'
 import { useTicket, useTicketList } from './queries.ts'
 import { href, navigate, routeTicketId, useRoute, type Route } from './route.ts'
+import { useTicketSync } from './sync.ts'
 import { useNotify } from './toast.tsx'
 import { useTicketTools } from './tools.ts'
 
@@ -21,77 +26,163 @@ export function App() {
   const route = useRoute()
   const [search, setSearch] = useState('')
   const [view, setView] = useState<View>('active')
-  const [assistantOpen, setAssistantOpen] = useState(true)
+  const narrow = useNarrow()
+  // A wide screen has room for the assistant beside the work; on a phone it is a drawer.
+  const [assistantOpen, setAssistantOpen] = useState(() => !isNarrow())
+  const assistantToggle = useRef<HTMLButtonElement>(null)
   const query = useDeferredValue(search.trim())
   const list = useTicketList(query, view)
   const tools = useTicketTools()
   useAccessTools()
+  useTicketSync()
   const selectedId = routeTicketId(route)
+  // One pane at a time on a phone: the queue until something is picked, then that.
+  const screen = route.name === 'home' ? 'queue' : 'pane'
+  const drawer = narrow && assistantOpen
+
+  // Closing the drawer gives focus back to its toggle, once the page is no longer inert.
+  const refocusToggle = useRef(false)
+  const closeAssistant = () => {
+    refocusToggle.current = true
+    setAssistantOpen(false)
+  }
+  useEffect(() => {
+    if (assistantOpen || !refocusToggle.current) return
+    refocusToggle.current = false
+    assistantToggle.current?.focus()
+  }, [assistantOpen])
 
   return (
-    <div className="app">
-      <Header
-        search={search}
-        onSearch={setSearch}
-        actions={
-          <button
-            type="button"
-            className="button"
-            aria-pressed={assistantOpen}
-            onClick={() => setAssistantOpen((open) => !open)}
-          >
-            <SparkIcon /> Assistant
-          </button>
-        }
-      />
+    <div className="app" data-screen={screen} data-drawer={drawer ? 'open' : undefined}>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault()
+          moveFocus(screen === 'queue' && narrow ? 'queue' : 'pane')
+        }}
+      >
+        Skip to main content
+      </a>
+      <div className="app__chrome" inert={drawer || undefined}>
+        <Banner />
+        <Header
+          search={search}
+          onSearch={setSearch}
+          actions={
+            <button
+              ref={assistantToggle}
+              type="button"
+              className="button button--icon-narrow"
+              aria-pressed={narrow ? undefined : assistantOpen}
+              aria-expanded={narrow ? assistantOpen : undefined}
+              aria-controls={assistantOpen ? 'assistant' : undefined}
+              onClick={() => setAssistantOpen((open) => !open)}
+            >
+              <SparkIcon /> <span className="button__label">Assistant</span>
+            </button>
+          }
+        />
+      </div>
       <div className="workspace">
-        <Sidebar view={view} counts={list.data?.counts} onView={setView}>
+        <Sidebar
+          view={view}
+          counts={list.data?.counts}
+          onView={setView}
+          inert={drawer || undefined}
+        >
           <a
             className="button sidebar__action"
             href={href({ name: 'access' })}
             aria-current={route.name === 'access' ? 'page' : undefined}
+            onClick={() => moveFocus('pane')}
           >
-            Request access
+            <KeyIcon /> <span className="sidebar__label">Request access</span>
           </a>
-          <AgentAccess />
         </Sidebar>
-        <TicketList
-          view={view}
-          query={query}
-          tickets={list.data?.tickets}
-          loading={list.isPending}
-          error={list.error}
-          selectedId={selectedId}
-        />
-        <main className="pane">
-          <Pane route={route} tools={tools} />
+        <main id="main" className="main" inert={drawer || undefined}>
+          <TicketList
+            view={view}
+            query={query}
+            tickets={list.data?.tickets}
+            loading={list.isPending}
+            error={list.error}
+            selectedId={selectedId}
+          />
+          <div className="pane">
+            <a
+              className="pane__back"
+              href={href({ name: 'home' })}
+              onClick={() => moveFocus('queue')}
+            >
+              <ChevronLeftIcon /> All tickets
+            </a>
+            <Pane route={route} tools={tools} />
+          </div>
         </main>
-        {assistantOpen && <AssistantPanel />}
+        <div className="agents" inert={drawer || undefined}>
+          <AgentAccess />
+        </div>
+        {assistantOpen && <AssistantPanel drawer={drawer} onClose={closeAssistant} />}
       </div>
-      <ConfirmDialog colorScheme="light" />
-      <ToolmarkDevtools position="bottom-left" colorScheme="light" />
+      <ConfirmDialog />
+      <ToolmarkDevtools position="bottom-left" />
     </div>
   )
 }
 
 function Pane({ route, tools }: { route: Route; tools: ReturnType<typeof useTicketTools> }) {
-  const ticket = useTicket(routeTicketId(route))
+  const id = routeTicketId(route)
+  const ticket = useTicket(id)
   const notify = useNotify()
+  const gone = id !== undefined && ticket.error instanceof ApiError && ticket.error.status === 404
+  const hadTicket = ticket.data !== undefined
 
-  if (route.name === 'access') {
+  // A ticket that is not there (deleted in another tab, or never existed) is let go: back to the
+  // queue, with a word about why.
+  useEffect(() => {
+    if (!gone) return
+    notify(
+      hadTicket
+        ? `Ticket #${id} is no longer here: it was deleted, perhaps in another tab.`
+        : `Ticket #${id} does not exist.`,
+      'info',
+    )
+    navigate({ name: 'home' })
+    moveFocusIfLost('queue')
+  }, [gone, hadTicket, id, notify])
+
+  if (route.name === 'home' || route.name === 'new') {
     return (
-      <AccessRequest key="access" onFiled={(saved) => navigate({ name: 'ticket', id: saved.id })} />
+      <TicketForm
+        key="new"
+        onSaved={(saved) => {
+          navigate({ name: 'ticket', id: saved.id })
+          moveFocus('pane')
+        }}
+      />
     )
   }
-  if (route.name === 'new') {
-    return <TicketForm key="new" onSaved={(saved) => navigate({ name: 'ticket', id: saved.id })} />
+  if (route.name === 'access') {
+    return (
+      <AccessRequest
+        key="access"
+        onFiled={(saved) => {
+          navigate({ name: 'ticket', id: saved.id })
+          moveFocus('pane', `ticket:${saved.id}`)
+        }}
+      />
+    )
   }
+  if (gone) return null
   if (ticket.isPending) return <div className="pane__loading" aria-busy="true" />
   if (ticket.error || !ticket.data) {
     return (
       <div className="pane__empty">
-        <h1>Ticket #{route.id} is not here</h1>
-        <p>It may have been deleted. Pick another ticket from the list.</p>
+        <h1 data-focus-target="pane" tabIndex={-1}>
+          Ticket #{route.id} could not be loaded
+        </h1>
+        <p>{ticket.error?.message ?? 'Pick another ticket from the list.'}</p>
       </div>
     )
   }
@@ -101,26 +192,38 @@ function Pane({ route, tools }: { route: Route; tools: ReturnType<typeof useTick
       <TicketForm
         key={`edit-${current.id}`}
         ticket={current}
-        onSaved={(saved) => navigate({ name: 'ticket', id: saved.id })}
-        onCancel={() => navigate({ name: 'ticket', id: current.id })}
+        onSaved={(saved) => {
+          navigate({ name: 'ticket', id: saved.id })
+          moveFocus('pane')
+        }}
+        onCancel={() => {
+          navigate({ name: 'ticket', id: current.id })
+          moveFocus('pane')
+        }}
       />
     )
   }
   // The buttons call the same tools agents call, as caller `human` (no dialog: a person acts).
   return (
     <TicketDetail
+      key={current.id}
       ticket={current}
       closing={tools.close.status === 'running'}
       deleting={tools.remove.status === 'running'}
       onClose={async () => {
         const result = await tools.close.call({ id: current.id })
-        if (result.status === 'ok') notify(`Ticket #${current.id} closed`)
-        else notify(result.status === 'refused' ? result.message : 'Closing failed', 'error')
+        if (result.status === 'ok') {
+          notify(`Ticket #${current.id} closed`)
+          // The Close button is gone; the ticket's title is where the person was.
+          moveFocus('pane')
+        } else notify(result.status === 'refused' ? result.message : 'Closing failed', 'error')
       }}
       onDelete={async () => {
         const result = await tools.remove.call({ id: current.id })
-        if (result.status === 'ok') notify(`Ticket #${current.id} deleted`)
-        else notify(result.status === 'refused' ? result.message : 'Deleting failed', 'error')
+        if (result.status === 'ok') {
+          notify(`Ticket #${current.id} deleted`)
+          moveFocus('queue')
+        } else notify(result.status === 'refused' ? result.message : 'Deleting failed', 'error')
       }}
     />
   )

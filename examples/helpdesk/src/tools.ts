@@ -44,6 +44,27 @@ function label(client: QueryClient, id: number): string {
   return cached ? `#${id} “${cached.title}”` : `#${id}`
 }
 
+/**
+ * Reads the ticket fresh from the server for a tool's `check` (and leaves it in the cache, so the
+ * dialog's summary can name it): the ticket, or the refusal that ends the call before anyone is
+ * asked to approve something that cannot happen.
+ */
+async function current(
+  client: QueryClient,
+  id: number,
+  signal: AbortSignal,
+): Promise<Ticket | ToolResult<never>> {
+  try {
+    const ticket = await api.get(id, signal)
+    client.setQueryData(ticketKeys.detail(id), ticket)
+    return ticket
+  } catch (error) {
+    return failure(error, id)
+  }
+}
+
+const isTicket = (value: Ticket | ToolResult<never>): value is Ticket => 'id' in value
+
 /** Maps an API failure to the result an agent can act on. */
 function failure(error: unknown, id?: number): ToolResult<never> {
   if (error instanceof ApiError) {
@@ -74,6 +95,14 @@ export function useTicketTools() {
     input: ticketId,
     hints: { consequential: true },
     summary: ({ id }) => `Close ticket ${label(client, id)}`,
+    check: async ({ id }, { signal }) => {
+      const ticket = await current(client, id, signal)
+      if (!isTicket(ticket)) return ticket
+      if (ticket.status === 'closed') {
+        return refuse('already_closed', `Ticket #${id} is already closed`)
+      }
+      return undefined
+    },
     run: async ({ id }) => {
       try {
         const ticket = await closeTicket.mutateAsync(id)
@@ -92,10 +121,14 @@ export function useTicketTools() {
     input: ticketId,
     hints: { destructive: true },
     summary: ({ id }) => `Delete ticket ${label(client, id)} for good`,
+    check: async ({ id }, { signal }) => {
+      const ticket = await current(client, id, signal)
+      return isTicket(ticket) ? undefined : ticket
+    },
     run: async ({ id }) => {
       try {
         await deleteTicket.mutateAsync(id)
-        if (routeTicketId(parseRoute(window.location.hash)) === id) navigate({ name: 'new' })
+        if (routeTicketId(parseRoute(window.location.hash)) === id) navigate({ name: 'home' })
         return ok({ id, deleted: true })
       } catch (error) {
         return failure(error, id)
@@ -129,9 +162,11 @@ export function useTicketTools() {
     description:
       'Show the empty new-ticket form; then ticket.fill and ticket.submit create the ticket.',
     run: async (_input, ctx) => {
-      if (parseRoute(window.location.hash).name !== 'new') {
+      const from = parseRoute(window.location.hash).name
+      if (from !== 'new') {
         navigate({ name: 'new' })
-        await waitForNewTool(tm, 'ticket.fill', { signal: ctx.signal })
+        // The queue with nothing selected already holds the empty form; elsewhere it mounts now.
+        if (from !== 'home') await waitForNewTool(tm, 'ticket.fill', { signal: ctx.signal })
       }
       return ok({ form: 'ticket', tools: ['ticket.fill', 'ticket.submit', 'ticket.state'] })
     },
@@ -161,6 +196,15 @@ export function useTicketTools() {
     input: priorityInput,
     hints: {},
     summary: ({ id, priority }) => `Set ticket ${label(client, id)} to ${priority} priority`,
+    // A closed ticket is out of every queue: a new priority would change nothing anyone sees.
+    check: async ({ id }, { signal }) => {
+      const ticket = await current(client, id, signal)
+      if (!isTicket(ticket)) return ticket
+      if (ticket.status === 'closed') {
+        return refuse('ticket_closed', `Ticket #${id} is closed; reopen it to change its priority`)
+      }
+      return undefined
+    },
     mutationKey: ['tickets', 'prioritize'],
     mutationFn: async ({ id, priority }, { signal }) => {
       const before = await api.get(id, signal)

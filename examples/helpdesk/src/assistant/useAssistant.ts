@@ -12,6 +12,7 @@ import { bridge } from '@toolmark/core/bridge'
 import { useToolmark } from '@toolmark/react'
 import { createLastChange, type LastChange } from './lastChange.ts'
 import { fetchModel, runModelTurn, type ChatMessage } from './model.ts'
+import { restoreConversation, saveConversation } from './conversation.ts'
 import { plan, type PlanStep } from './planner.ts'
 import { runPlan } from './runPlan.ts'
 
@@ -125,14 +126,20 @@ function describeOk(tool: string, data: unknown): string {
  */
 export function useAssistant() {
   const tm = useToolmark()
-  const [entries, setEntries] = useState<Entry[]>([])
+  // The conversation survives a reload of the tab; what was in flight is reported as dropped.
+  const [restored] = useState(restoreConversation)
+  const [entries, setEntries] = useState<Entry[]>(restored.entries)
   const [busy, setBusy] = useState(false)
   const [model, setModel] = useState<string | null>(null)
   const [mode, setMode] = useState<AssistantMode>('scripted')
   const connection = useRef<Connection | null>(null)
   const running = useRef<AbortController | null>(null)
-  const history = useRef<ChatMessage[]>([])
-  const nextId = useRef(1)
+  const history = useRef<ChatMessage[]>(restored.history)
+  const nextId = useRef(restored.nextId)
+
+  useEffect(() => {
+    saveConversation({ entries, history: history.current, nextId: nextId.current })
+  }, [entries])
 
   useEffect(() => {
     const channel = createInPageChannel()

@@ -20,8 +20,9 @@ function useToolCount(caller: 'webmcp' | 'mcp'): number {
 }
 
 /**
- * The sidebar's "agents" section: WebMCP serves the page's tools to browser agents, and the
- * pairing box connects a desktop MCP client through a local `toolmark-mcp`.
+ * The "agents" section (under the views on a wide screen, under the queue on a phone): WebMCP
+ * serves the page's tools to browser agents, and the pairing box connects a desktop MCP client
+ * through a local `toolmark-mcp`.
  */
 export function AgentAccess() {
   useWebMCP()
@@ -29,8 +30,8 @@ export function AgentAccess() {
   const native = hasModelContext()
   return (
     <>
-      <p className="sidebar__heading sidebar__heading--spaced">Agents</p>
-      <section className="sidebar__panel" aria-label="Browser agents">
+      <h2 className="agents__heading">Agents</h2>
+      <section className="agents__panel" aria-label="Browser agents">
         <h3>
           <span className={`dot ${native ? 'dot--on' : ''}`} aria-hidden="true" />
           Browser agents
@@ -41,7 +42,7 @@ export function AgentAccess() {
             : 'This browser has no WebMCP; agents in browsers that do see this page’s tools.'}
         </p>
       </section>
-      <section className="sidebar__panel mcp-box" aria-label="Desktop agent">
+      <section className="agents__panel mcp-box" aria-label="Desktop agent">
         <h3>
           <PlugIcon /> Desktop agent
         </h3>

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
 import { EXAMPLES } from '../assistant/planner.ts'
 import { useAssistant, type Entry } from '../assistant/useAssistant.ts'
+import { moveFocus } from '../focus.ts'
 import { href } from '../route.ts'
-import { SendIcon, SparkIcon } from './Icons.tsx'
+import { CloseIcon, SendIcon, SparkIcon } from './Icons.tsx'
 
 const STATE_LABELS = {
   running: 'Running',
@@ -11,18 +12,31 @@ const STATE_LABELS = {
   failed: 'Stopped',
 } as const
 
+export interface AssistantPanelProps {
+  /** On a narrow screen the panel is a drawer over the page, which it keeps focus inside. */
+  drawer: boolean
+  onClose(): void
+}
+
 /**
  * The in-app assistant: type a request, watch the tool calls it makes on this page, approve the
- * ones that need it in the dialog.
+ * ones that need it in the dialog. A column beside the work on a wide screen, a drawer on a
+ * phone.
  */
-export function AssistantPanel() {
+export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
   const { entries, busy, send, stop, clear, model, mode, setMode } = useAssistant()
   const [draft, setDraft] = useState('')
   const log = useRef<HTMLOListElement>(null)
+  const input = useRef<HTMLInputElement>(null)
 
   useEffect(() => {
     log.current?.lastElementChild?.scrollIntoView({ block: 'end' })
   }, [entries])
+
+  // Opened as a drawer: the person came to type.
+  useEffect(() => {
+    if (drawer) input.current?.focus()
+  }, [drawer])
 
   const submit = (text: string) => {
     if (!text.trim() || busy) return
@@ -31,7 +45,18 @@ export function AssistantPanel() {
   }
 
   return (
-    <aside className="assistant" aria-label="Assistant">
+    <aside
+      id="assistant"
+      className="assistant"
+      aria-label="Assistant"
+      data-drawer={drawer || undefined}
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && drawer) {
+          event.stopPropagation()
+          onClose()
+        }
+      }}
+    >
       <header className="assistant__header">
         <span className="assistant__icon" aria-hidden="true">
           <SparkIcon />
@@ -58,6 +83,14 @@ export function AssistantPanel() {
             Clear
           </button>
         )}
+        <button
+          type="button"
+          className="assistant__close"
+          aria-label="Close the assistant"
+          onClick={onClose}
+        >
+          <CloseIcon />
+        </button>
       </header>
 
       {entries.length === 0 ? (
@@ -79,7 +112,18 @@ export function AssistantPanel() {
       ) : (
         <ol className="assistant__log" ref={log} aria-label="Conversation" aria-live="polite">
           {entries.map((entry) => (
-            <EntryView key={entry.id} entry={entry} />
+            <EntryView
+              key={entry.id}
+              entry={entry}
+              onOpenTicket={
+                drawer
+                  ? () => {
+                      onClose()
+                      moveFocus('pane')
+                    }
+                  : undefined
+              }
+            />
           ))}
         </ol>
       )}
@@ -92,6 +136,7 @@ export function AssistantPanel() {
         }}
       >
         <input
+          ref={input}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           placeholder="new ticket: printer jammed, high priority"
@@ -117,7 +162,7 @@ export function AssistantPanel() {
   )
 }
 
-function EntryView({ entry }: { entry: Entry }) {
+function EntryView({ entry, onOpenTicket }: { entry: Entry; onOpenTicket?: () => void }) {
   if (entry.kind === 'user') {
     return <li className="bubble bubble--user">{entry.text}</li>
   }
@@ -129,7 +174,7 @@ function EntryView({ entry }: { entry: Entry }) {
           <ul className="bubble__tickets">
             {entry.tickets.map((ticket) => (
               <li key={ticket.id}>
-                <a href={href({ name: 'ticket', id: ticket.id })}>
+                <a href={href({ name: 'ticket', id: ticket.id })} onClick={onOpenTicket}>
                   <span>#{ticket.id}</span> {ticket.title}
                 </a>
               </li>

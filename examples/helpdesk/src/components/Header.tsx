@@ -2,6 +2,8 @@ import type { ReactNode } from 'react'
 import { CURRENT_USER } from '../format.ts'
 import { Avatar } from './Badges.tsx'
 import { PlusIcon, SearchIcon } from './Icons.tsx'
+import { moveFocus } from '../focus.ts'
+import { href } from '../route.ts'
 
 export interface HeaderProps {
   search: string
@@ -13,7 +15,8 @@ export interface HeaderProps {
 export function Header({ search, onSearch, actions }: HeaderProps) {
   return (
     <header className="topbar">
-      <a className="brand" href="#/new" aria-label="Northwind Helpdesk home">
+      {/* Named by its text alone: the visible name and the accessible name are the same. */}
+      <a className="brand" href={href({ name: 'home' })} onClick={() => moveFocus('queue')}>
         <span className="brand__mark" aria-hidden="true">
           N
         </span>
@@ -32,8 +35,12 @@ export function Header({ search, onSearch, actions }: HeaderProps) {
         />
       </search>
       <div className="topbar__actions">
-        <a className="button button--primary" href="#/new">
-          <PlusIcon /> New ticket
+        <a
+          className="button button--primary button--icon-narrow"
+          href={href({ name: 'new' })}
+          onClick={() => moveFocus('pane')}
+        >
+          <PlusIcon /> <span className="button__label">New ticket</span>
         </a>
         {actions}
         <span className="topbar__user" title={`${CURRENT_USER.name} · ${CURRENT_USER.email}`}>

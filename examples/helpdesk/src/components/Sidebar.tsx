@@ -14,7 +14,9 @@ export interface SidebarProps {
   view: View
   counts: TicketList['counts'] | undefined
   onView(view: View): void
-  /** Panels under the views (agent connections). */
+  /** Set while the assistant drawer covers the page. */
+  inert?: boolean
+  /** Actions under the views (starting an access request). */
   children?: ReactNode
 }
 
@@ -23,9 +25,9 @@ function countFor(view: View, counts: TicketList['counts'] | undefined): number 
   return view === 'active' ? counts.open + counts.pending : counts[view]
 }
 
-export function Sidebar({ view, counts, onView, children }: SidebarProps) {
+export function Sidebar({ view, counts, onView, inert, children }: SidebarProps) {
   return (
-    <nav className="sidebar" aria-label="Ticket views">
+    <nav className="sidebar" aria-label="Ticket views" inert={inert}>
       <p className="sidebar__heading">Tickets</p>
       <ul className="sidebar__views">
         {VIEW_ITEMS.map((item) => (
@@ -37,7 +39,7 @@ export function Sidebar({ view, counts, onView, children }: SidebarProps) {
               onClick={() => onView(item.view)}
             >
               {item.icon}
-              <span>{item.label}</span>
+              <span className="sidebar__label">{item.label}</span>
               <span className="sidebar__count">{countFor(item.view, counts) ?? ''}</span>
             </button>
           </li>

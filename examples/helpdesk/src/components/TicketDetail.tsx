@@ -1,6 +1,7 @@
-import { useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { Ticket } from '../../shared/ticket.ts'
 import { CATEGORY_LABELS, formatDate, nameFromEmail, timeAgo } from '../format.ts'
+import { applyPendingFocus } from '../focus.ts'
 import { href } from '../route.ts'
 import { Avatar, PriorityBadge, StatusBadge } from './Badges.tsx'
 import { CheckIcon, EditIcon, TrashIcon } from './Icons.tsx'
@@ -15,7 +16,16 @@ export interface TicketDetailProps {
 
 export function TicketDetail({ ticket, onClose, onDelete, closing, deleting }: TicketDetailProps) {
   const [confirmingDelete, setConfirmingDelete] = useState(false)
+  const trash = useRef<HTMLButtonElement>(null)
   const requester = nameFromEmail(ticket.requester)
+  useEffect(applyPendingFocus)
+
+  const keep = () => {
+    setConfirmingDelete(false)
+    // Back to the button that asked, once it is on screen again.
+    requestAnimationFrame(() => trash.current?.focus())
+  }
+
   return (
     <article className="detail" aria-labelledby="ticket-title">
       <div className="detail__toolbar">
@@ -26,27 +36,48 @@ export function TicketDetail({ ticket, onClose, onDelete, closing, deleting }: T
             <EditIcon /> Edit
           </a>
           {ticket.status !== 'closed' && (
-            <button type="button" className="button" onClick={onClose} disabled={closing}>
+            // aria-disabled rather than disabled: a disabled button drops the focus it holds.
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                if (!closing) onClose()
+              }}
+              aria-disabled={closing || undefined}
+            >
               <CheckIcon /> {closing ? 'Closing…' : 'Close ticket'}
             </button>
           )}
           {confirmingDelete ? (
-            <span className="confirm-inline" role="group" aria-label="Confirm delete">
+            <span
+              className="confirm-inline"
+              role="group"
+              aria-label="Confirm delete"
+              onKeyDown={(event) => {
+                if (event.key === 'Escape' && !deleting) {
+                  event.stopPropagation()
+                  keep()
+                }
+              }}
+            >
               <button
                 type="button"
                 className="button button--danger"
-                onClick={onDelete}
-                disabled={deleting}
+                onClick={() => {
+                  if (!deleting) onDelete()
+                }}
+                aria-disabled={deleting || undefined}
                 autoFocus
               >
                 {deleting ? 'Deleting…' : 'Delete for good'}
               </button>
-              <button type="button" className="button" onClick={() => setConfirmingDelete(false)}>
+              <button type="button" className="button" onClick={keep}>
                 Keep
               </button>
             </span>
           ) : (
             <button
+              ref={trash}
               type="button"
               className="button button--ghost-danger"
               onClick={() => setConfirmingDelete(true)}
@@ -58,7 +89,7 @@ export function TicketDetail({ ticket, onClose, onDelete, closing, deleting }: T
         </div>
       </div>
 
-      <h1 id="ticket-title" className="detail__title">
+      <h1 id="ticket-title" className="detail__title" data-focus-target="pane" tabIndex={-1}>
         {ticket.title}
       </h1>
 

@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react'
+import { useEffect, useState, type ReactElement } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useFormTool } from '@toolmark/react/rhf'
@@ -11,8 +11,10 @@ import {
 } from '../../shared/ticket.ts'
 import { ApiError } from '../api.ts'
 import { CATEGORY_LABELS, CURRENT_USER, PRIORITY_LABELS } from '../format.ts'
+import { applyPendingFocus } from '../focus.ts'
 import { useCreateTicket, useUpdateTicket } from '../queries.ts'
 import { useNotify } from '../toast.tsx'
+import { useDraft } from '../useDraft.ts'
 
 export const EMPTY_TICKET: TicketInput = {
   title: '',
@@ -40,11 +42,19 @@ export interface TicketFormProps {
  * person sees (never over what they typed), a submit waits for their approval.
  */
 export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
+  const [defaults] = useState(() => (ticket ? valuesOf(ticket) : EMPTY_TICKET))
   const form = useForm<TicketInput>({
     resolver: zodResolver(ticketInput),
-    defaultValues: ticket ? valuesOf(ticket) : EMPTY_TICKET,
+    defaultValues: defaults,
     mode: 'onTouched',
   })
+  // What the person typed survives a reload of this tab.
+  const draft = useDraft(
+    form,
+    ticket ? `helpdesk.draft.ticket.${ticket.id}` : 'helpdesk.draft.new',
+    defaults,
+  )
+  useEffect(applyPendingFocus)
   const {
     register,
     handleSubmit,
@@ -61,6 +71,7 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
         ? await update.mutateAsync({ id: ticket.id, patch: values })
         : await create.mutateAsync(values)
       notify(ticket ? `Ticket #${saved.id} updated` : `Ticket #${saved.id} created`)
+      draft.clear()
       onSaved(saved)
       return { id: saved.id, title: saved.title }
     } catch (error) {
@@ -100,7 +111,9 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
       })}
     >
       <div className="ticket-form__header">
-        <h1 id={headingId}>{ticket ? `Edit ticket #${ticket.id}` : 'New ticket'}</h1>
+        <h1 id={headingId} data-focus-target="pane" tabIndex={-1}>
+          {ticket ? `Edit ticket #${ticket.id}` : 'New ticket'}
+        </h1>
         <p>
           {ticket
             ? 'Update the details; the requester sees the change on their ticket.'
@@ -174,7 +187,14 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
           {isDirty ? 'Unsaved changes' : ticket ? 'No changes yet' : 'Fields with * are required'}
         </span>
         {onCancel && (
-          <button type="button" className="button" onClick={onCancel}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              draft.clear()
+              onCancel()
+            }}
+          >
             Cancel
           </button>
         )}

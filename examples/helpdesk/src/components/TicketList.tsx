@@ -1,4 +1,7 @@
+import { useEffect } from 'react'
 import type { Ticket, View } from '../../shared/ticket.ts'
+import { applyPendingFocus, moveFocus } from '../focus.ts'
+import { isNarrow } from '../layout.ts'
 import { CATEGORY_LABELS, nameFromEmail, timeAgo } from '../format.ts'
 import { href } from '../route.ts'
 import { PriorityBadge, StatusBadge } from './Badges.tsx'
@@ -21,10 +24,13 @@ export interface TicketListProps {
 }
 
 export function TicketList({ view, query, tickets, loading, error, selectedId }: TicketListProps) {
+  useEffect(applyPendingFocus)
   return (
     <section className="queue" aria-labelledby="queue-title">
       <div className="queue__header">
-        <h2 id="queue-title">{query ? `Results for “${query}”` : TITLES[view]}</h2>
+        <h2 id="queue-title" data-focus-target="queue" tabIndex={-1}>
+          {query ? `Results for “${query}”` : TITLES[view]}
+        </h2>
         {tickets && <span className="queue__total">{tickets.length}</span>}
       </div>
       {error ? (
@@ -51,6 +57,10 @@ export function TicketList({ view, query, tickets, loading, error, selectedId }:
                 href={href({ name: 'ticket', id: ticket.id })}
                 aria-current={ticket.id === selectedId ? 'true' : undefined}
                 data-ticket-id={ticket.id}
+                // On a phone the ticket replaces the queue: focus follows to its title.
+                onClick={() => {
+                  if (isNarrow()) moveFocus('pane')
+                }}
               >
                 <span className="ticket-row__top">
                   <span className="ticket-row__id">#{ticket.id}</span>
