@@ -26,7 +26,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
-import type { PGlite } from '@electric-sql/pglite'
 import type { Manifest, ToolResult } from '@toolmark/core'
 import { bridge } from '@toolmark/core/bridge'
 import { createInPageChannel, createPageClient, renderSummary } from '@toolmark/core/agent'
@@ -42,6 +41,7 @@ import { createMcpServer } from '../packages/mcp/src/mcpServer'
 import { createPageLink } from '../packages/mcp/src/pageLink'
 import type { PairedPage } from '../packages/mcp/src/pairingServer'
 import { createApi } from '../examples/helpdesk/server/api.ts'
+import type { Database } from '../examples/helpdesk/server/database.ts'
 import { openDatabase } from '../examples/helpdesk/server/db.ts'
 import type { Ticket, TicketList } from '../examples/helpdesk/shared/ticket.ts'
 import { App } from '../examples/helpdesk/src/App.tsx'
@@ -139,7 +139,7 @@ async function mcpClient(): Promise<{ client: Client; close(): Promise<void> }> 
 }
 
 let dir: string
-let db: PGlite
+let db: Database
 let root: Root
 let queryClient: QueryClient
 const cleanups: (() => unknown)[] = []

@@ -158,7 +158,7 @@ function Pane({ route, tools }: { route: Route; tools: ReturnType<typeof useTick
         key="new"
         onSaved={(saved) => {
           navigate({ name: 'ticket', id: saved.id })
-          moveFocus('pane')
+          moveFocus('pane', `ticket:${saved.id}`)
         }}
       />
     )
@@ -194,11 +194,11 @@ function Pane({ route, tools }: { route: Route; tools: ReturnType<typeof useTick
         ticket={current}
         onSaved={(saved) => {
           navigate({ name: 'ticket', id: saved.id })
-          moveFocus('pane')
+          moveFocus('pane', `ticket:${saved.id}`)
         }}
         onCancel={() => {
           navigate({ name: 'ticket', id: current.id })
-          moveFocus('pane')
+          moveFocus('pane', `ticket:${current.id}`)
         }}
       />
     )
@@ -215,7 +215,7 @@ function Pane({ route, tools }: { route: Route; tools: ReturnType<typeof useTick
         if (result.status === 'ok') {
           notify(`Ticket #${current.id} closed`)
           // The Close button is gone; the ticket's title is where the person was.
-          moveFocus('pane')
+          moveFocus('pane', `ticket:${current.id}`)
         } else notify(result.status === 'refused' ? result.message : 'Closing failed', 'error')
       }}
       onDelete={async () => {

@@ -1,18 +1,18 @@
 /**
  * Where focus goes after something a person did replaced what they were on: the heading of the
  * main pane (a ticket, the form) or of the queue. Headings that can take it carry
- * `data-focus-target` and `tabIndex={-1}`; the one asked for may render a moment later (after a
- * route change or a fetch), so the request waits a little for it.
+ * `data-focus-target` (and `data-focus-key`, what they head: `ticket:12`, `new`, `edit:12`) and
+ * `tabIndex={-1}`. The one asked for may render a moment later (after a route change or a
+ * fetch), so the request waits a little for it.
  */
 export type FocusTarget = 'pane' | 'queue'
 
-let wanted: { target: FocusTarget; until: number } | null = null
+let wanted: { selector: string; until: number } | null = null
 
-const selector = (target: FocusTarget) => `[data-focus-target="${target}"]`
-
-/** Moves focus to `target` now, or as soon as it is on screen (within two seconds). */
-export function moveFocus(target: FocusTarget): void {
-  wanted = { target, until: Date.now() + 2000 }
+/** Moves focus to `target` (the one heading `key`, if given) now, or once it is on screen. */
+export function moveFocus(target: FocusTarget, key?: string): void {
+  const selector = `[data-focus-target="${target}"]${key ? `[data-focus-key="${key}"]` : ''}`
+  wanted = { selector, until: Date.now() + 2000 }
   requestAnimationFrame(applyPendingFocus)
 }
 
@@ -27,14 +27,14 @@ export function moveFocusIfLost(target: FocusTarget): void {
   })
 }
 
-/** Focuses the target asked for, if it is on screen; heading components call it on mount. */
+/** Focuses the heading asked for, if it is on screen; heading components call it after render. */
 export function applyPendingFocus(): void {
   if (!wanted) return
   if (Date.now() > wanted.until) {
     wanted = null
     return
   }
-  const element = document.querySelector<HTMLElement>(selector(wanted.target))
+  const element = document.querySelector<HTMLElement>(wanted.selector)
   if (!element || element.closest('[inert]') || element.getClientRects().length === 0) return
   wanted = null
   element.focus()

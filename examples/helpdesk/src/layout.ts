@@ -12,6 +12,7 @@ export function isNarrow(): boolean {
 }
 
 function subscribe(onChange: () => void) {
+  if (typeof matchMedia !== 'function') return () => {}
   const query = matchMedia(NARROW_QUERY)
   query.addEventListener('change', onChange)
   return () => query.removeEventListener('change', onChange)

@@ -38,7 +38,7 @@ export function Header({ search, onSearch, actions }: HeaderProps) {
         <a
           className="button button--primary button--icon-narrow"
           href={href({ name: 'new' })}
-          onClick={() => moveFocus('pane')}
+          onClick={() => moveFocus('pane', 'new')}
         >
           <PlusIcon /> <span className="button__label">New ticket</span>
         </a>

@@ -89,7 +89,13 @@ export function TicketDetail({ ticket, onClose, onDelete, closing, deleting }: T
         </div>
       </div>
 
-      <h1 id="ticket-title" className="detail__title" data-focus-target="pane" tabIndex={-1}>
+      <h1
+        id="ticket-title"
+        className="detail__title"
+        data-focus-target="pane"
+        data-focus-key={`ticket:${ticket.id}`}
+        tabIndex={-1}
+      >
         {ticket.title}
       </h1>
 

@@ -111,7 +111,12 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
       })}
     >
       <div className="ticket-form__header">
-        <h1 id={headingId} data-focus-target="pane" tabIndex={-1}>
+        <h1
+          id={headingId}
+          data-focus-target="pane"
+          data-focus-key={ticket ? `edit:${ticket.id}` : 'new'}
+          tabIndex={-1}
+        >
           {ticket ? `Edit ticket #${ticket.id}` : 'New ticket'}
         </h1>
         <p>

@@ -59,7 +59,7 @@ export function TicketList({ view, query, tickets, loading, error, selectedId }:
                 data-ticket-id={ticket.id}
                 // On a phone the ticket replaces the queue: focus follows to its title.
                 onClick={() => {
-                  if (isNarrow()) moveFocus('pane')
+                  if (isNarrow()) moveFocus('pane', `ticket:${ticket.id}`)
                 }}
               >
                 <span className="ticket-row__top">
