@@ -1,10 +1,16 @@
-import { StrictMode, useState } from 'react'
+import { StrictMode, useEffect, useState } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { z } from 'zod'
 import { createToolmark, errorResult, invalid, ok } from '@toolmark/core'
 import type { ConfirmEvent, Toolmark } from '@toolmark/core'
-import { ConfirmDialog, ToolProvider, useTool, type ConfirmDialogProps } from '@toolmark/react'
+import {
+  ConfirmDialog,
+  ToolProvider,
+  useTool,
+  useToolmark,
+  type ConfirmDialogProps,
+} from '@toolmark/react'
 
 interface Ticket {
   id: number
@@ -54,6 +60,19 @@ function HelpDesk({ failure }: { failure?: string }) {
       if (!find(id)) return invalid([{ path: 'id', message: `There is no ticket #${id}` }])
       setTickets((list) => list.map((t) => (t.id === id ? { ...t, status: 'closed' } : t)))
       return ok({ id, status: 'closed' })
+    },
+  })
+
+  useTool({
+    name: 'tickets.delete',
+    title: 'Delete ticket',
+    description: 'Deletes a ticket for good.',
+    hints: { destructive: true },
+    input: z.object({ id: z.number().int() }),
+    summary: ({ id }) => `Delete #${id} “${find(id)?.title ?? 'unknown ticket'}” for good`,
+    run: ({ id }) => {
+      setTickets((list) => list.filter((t) => t.id !== id))
+      return ok({ id, deleted: true })
     },
   })
 
@@ -166,7 +185,40 @@ function HelpDesk({ failure }: { failure?: string }) {
       </ul>
       <p>{passwordChanged ? 'Password changed' : 'Password unchanged'}</p>
       <p>{`Refunded: ${refunded} €`}</p>
+      <Answers />
     </main>
+  )
+}
+
+const ANSWERS: Record<string, string> = {
+  approved: 'approved',
+  rejected: 'denied',
+  expired: 'expired',
+}
+
+/** What the person answered so far, from the registry's `confirm` events. */
+function Answers() {
+  const tm = useToolmark()
+  const [answers, setAnswers] = useState<string[]>([])
+  useEffect(
+    () =>
+      tm.events.on('confirm', (event) => {
+        if (event.type === 'requested') return
+        const what = event.entry.title ?? event.entry.tool
+        setAnswers((list) => [...list, `${what}: ${ANSWERS[event.type] ?? event.type}`])
+      }),
+    [tm],
+  )
+  return (
+    <>
+      <h2 style={{ fontSize: 15 }}>Answers</h2>
+      <ul aria-label="Answers">
+        {answers.length === 0 ? <li>None yet</li> : null}
+        {answers.map((answer, index) => (
+          <li key={index}>{answer}</li>
+        ))}
+      </ul>
+    </>
   )
 }
 
@@ -192,7 +244,12 @@ type StoryArgs = ConfirmDialogProps & {
 const meta = {
   title: 'ConfirmDialog',
   component: ConfirmDialog,
-  parameters: { layout: 'padded' },
+  parameters: {
+    layout: 'padded',
+    // Each story on the docs page plays in its own frame, so each shows the state it names (a
+    // modal dialog in one frame does not cover the page).
+    docs: { story: { inline: false, iframeHeight: 560 } },
+  },
   loaders: [
     (context) => ({
       tm: createToolmark({
@@ -213,13 +270,15 @@ const meta = {
 export default meta
 type Story = StoryObj<typeof meta>
 
-/** The assistant asks to close one ticket; the person approves and sees it closed. */
+const answers = (canvasElement: HTMLElement) =>
+  within(canvasElement).getByRole('list', { name: 'Answers' })
+
+/** The assistant asks to close one ticket: the dialog says who asks, what and until when. */
 export const Single: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
     const canvas = within(canvasElement)
     await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
-    const outcome = nextOutcome(tm)
 
     const asked = await tm.call('tickets.close', { id: 42 }, { caller: 'inapp' })
     await expect(asked.status).toBe('needs_confirmation')
@@ -231,6 +290,20 @@ export const Single: Story = {
     )
     await expect(dialog).toHaveTextContent('Expires in 10:00')
     await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+    // Nothing happens until the person answers.
+    await expect(canvas.getByRole('list', { name: 'Tickets' })).not.toHaveTextContent('closed')
+  },
+}
+
+/** The person approves: the tool runs, the dialog closes, the ticket is closed. */
+export const Approved: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+    const outcome = nextOutcome(tm)
+    await tm.call('tickets.close', { id: 42 }, { caller: 'inapp' })
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Close ticket' })
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
 
@@ -242,10 +315,30 @@ export const Single: Story = {
     await expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
       '#42 VPN drops every hour · high · Ben · closed',
     )
+    await expect(answers(canvasElement)).toHaveTextContent('Close ticket: approved')
   },
 }
 
-/** A change table: each field with its value before and after. */
+/** The person denies: the call ends `cancelled` by the operator and nothing changes. */
+export const Denied: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+    const outcome = nextOutcome(tm)
+    await tm.call('tickets.close', { id: 42 }, { caller: 'inapp' })
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Close ticket' })
+
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Deny' }))
+
+    await expect((await outcome).result).toEqual({ status: 'cancelled', by: 'operator' })
+    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
+    await expect(canvas.getByRole('list', { name: 'Tickets' })).not.toHaveTextContent('closed')
+    await expect(answers(canvasElement)).toHaveTextContent('Close ticket: denied')
+  },
+}
+
+/** Every value the call sends, the changed ones marked with their value before and after. */
 export const WithChanges: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
@@ -267,13 +360,7 @@ export const WithChanges: Story = {
       'Priority ChangedBefore: normal After: high',
       'Assignee ChangedBefore: Ana After: Dev',
     ])
-
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
-    await waitFor(() =>
-      expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
-        '#41 Printer on floor 2 is jammed · high · Dev · open',
-      ),
-    )
+    await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
   },
 }
 
@@ -286,19 +373,18 @@ export const Redacted: Story = {
 
     await tm.call('account.setPassword', { password: 'correct horse battery' }, { caller: 'inapp' })
 
-    const dialog = await canvas.findByRole('alertdialog')
+    const dialog = await canvas.findByRole('alertdialog', {
+      name: 'Change the support account password',
+    })
     const table = within(dialog).getByRole('table', { name: 'Changes' })
     await expect(table).not.toHaveTextContent('correct horse battery')
     await expect(table).not.toHaveTextContent('old-password')
     await expect(within(table).getAllByText('••••••')).toHaveLength(2)
     await expect(within(table).getAllByText('hidden')).toHaveLength(2)
-
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
-    await waitFor(() => expect(canvas.getByText('Password changed')).toBeVisible())
   },
 }
 
-/** Three requests wait; the person pages through them, then denies them all. */
+/** Three requests wait: the dialog shows them one at a time, and the person pages through. */
 export const Queue: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
@@ -313,16 +399,51 @@ export const Queue: Story = {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Next' }))
     await expect(dialog).toHaveTextContent('2 of 3')
     await expect(dialog).toHaveAccessibleDescription(/#42/)
+    await expect(within(dialog).getByRole('button', { name: 'Deny all' })).toBeVisible()
+    await expect(within(dialog).getByRole('button', { name: 'Approve all' })).toBeVisible()
+  },
+}
+
+/** A queue denied at once: every call ends `cancelled`, no ticket changes. */
+export const QueueDeniedAll: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+    for (const id of [41, 42, 43]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+    const dialog = await canvas.findByRole('alertdialog')
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Deny all' }))
 
     await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
-    await expect(canvas.getByRole('list', { name: 'Tickets' })).not.toHaveTextContent('closed')
     await expect(tm.confirmations.list()).toEqual([])
+    await expect(canvas.getByRole('list', { name: 'Tickets' })).not.toHaveTextContent('closed')
+    await expect(within(answers(canvasElement)).getAllByRole('listitem')).toHaveLength(3)
+    await expect(answers(canvasElement)).toHaveTextContent('Close ticket: denied')
   },
 }
 
-/** A browser agent (WebMCP) waits in the page for the answer and receives the final result. */
+/** A destructive request looks like one: a danger edge, and the button says what it does. */
+export const Destructive: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.delete')).toBeDefined())
+
+    await tm.call('tickets.delete', { id: 43 }, { caller: 'inapp' })
+
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Delete ticket' })
+    await expect(dialog).toHaveAttribute('data-tone', 'danger')
+    await expect(dialog).toHaveAccessibleDescription('Delete #43 “New laptop for Chloé” for good')
+    const remove = within(dialog).getByRole('button', { name: 'Delete ticket' })
+    await expect(remove).toHaveAttribute('data-variant', 'danger')
+    await expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull()
+    // The safe answer still has the focus.
+    await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+  },
+}
+
+/** A browser agent (WebMCP) waits in the page for the answer: its call is still open. */
 export const InlineFromBrowserAgent: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
@@ -331,13 +452,31 @@ export const InlineFromBrowserAgent: Story = {
       expect(tm.manifest({ caller: 'webmcp' }).tools.map((t) => t.name)).toContain('tickets.close'),
     )
 
-    const call = tm.call('tickets.close', { id: 43 }, { caller: 'webmcp' })
+    let settled = false
+    void tm.call('tickets.close', { id: 43 }, { caller: 'webmcp' }).then(() => (settled = true))
 
     const dialog = await canvas.findByRole('alertdialog', { name: 'Close ticket' })
     await expect(dialog).toHaveTextContent('Requested by Browser agent')
+    await expect(tm.confirmations.list()[0]).toMatchObject({ caller: 'webmcp', mode: 'inline' })
+    await expect(settled).toBe(false)
+  },
+}
+
+/** Approved inline: the browser agent receives the tool's final result. */
+export const InlineApproved: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() =>
+      expect(tm.manifest({ caller: 'webmcp' }).tools.map((t) => t.name)).toContain('tickets.close'),
+    )
+    const call = tm.call('tickets.close', { id: 43 }, { caller: 'webmcp' })
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Close ticket' })
+
     await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
 
     await expect(await call).toEqual({ status: 'ok', data: { id: 43, status: 'closed' } })
+    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
     await expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
       '#43 New laptop for Chloé · low · Ana · closed',
     )
@@ -358,15 +497,11 @@ export const Expired: Story = {
     await expect(dialog).toHaveTextContent('Expires in 0:02')
     await waitFor(
       () => expect(within(dialog).getByRole('alert')).toHaveTextContent('This request expired'),
-      {
-        timeout: 4_000,
-      },
+      { timeout: 4_000 },
     )
     await expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull()
+    await expect(within(dialog).getByRole('button', { name: 'Close' })).toHaveFocus()
     await expect(await call).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
-
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
-    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
     await expect(canvas.getByRole('list', { name: 'Tickets' })).not.toHaveTextContent('closed')
   },
 }
@@ -391,7 +526,7 @@ export const ErrorOutcome: Story = {
   },
 }
 
-/** Everything works from the keyboard: focus starts on Deny, Tab reaches Approve, Enter runs it. */
+/** From the keyboard alone: focus starts on Deny, Tab reaches Approve, Shift+Tab goes back. */
 export const KeyboardOnly: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
@@ -404,12 +539,30 @@ export const KeyboardOnly: Story = {
 
     await userEvent.tab()
     await expect(within(dialog).getByRole('button', { name: 'Approve' })).toHaveFocus()
-    await userEvent.keyboard('{Enter}')
+    await userEvent.tab({ shift: true })
+    await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+    await userEvent.tab()
+    // Ready: Enter approves from here (KeyboardApproved); Escape would deny.
+    await expect(within(dialog).getByRole('button', { name: 'Approve' })).toHaveFocus()
+  },
+}
+
+/** Tab to Approve, Enter: the tool runs, as it would with a click. */
+export const KeyboardApproved: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+    await tm.call('tickets.close', { id: 41 }, { caller: 'inapp' })
+    await canvas.findByRole('alertdialog')
+
+    await userEvent.keyboard('{Tab}{Enter}')
 
     await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
     await expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
       '#41 Printer on floor 2 is jammed · normal · Ana · closed',
     )
+    await expect(answers(canvasElement)).toHaveTextContent('Close ticket: approved')
   },
 }
 
@@ -444,10 +597,6 @@ export const InputWithoutSummary: Story = {
     ])
     await expect(table).not.toHaveTextContent('4321')
     await expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
-
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Deny' }))
-
-    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
     await expect(canvas.getByText('Refunded: 0 €')).toBeVisible()
   },
 }
@@ -480,14 +629,6 @@ export const WholeSubmission: Story = {
       'Status ChangedBefore: draft After: open',
     ])
     await expect(within(table).getAllByText('Changed')).toHaveLength(3)
-
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
-
-    await waitFor(() =>
-      expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
-        '#44 Badge reader at the door is dead · high · Ana · open',
-      ),
-    )
   },
 }
 
@@ -517,13 +658,7 @@ export const CustomActions: Story = {
 
     const dialog = await canvas.findByRole('alertdialog', { name: 'Close ticket' })
     await expect(within(dialog).getByRole('button', { name: 'Keep it open' })).toHaveFocus()
+    await expect(within(dialog).getByRole('button', { name: 'Yes, close it' })).toBeVisible()
     await expect(within(dialog).queryByRole('button', { name: 'Deny' })).toBeNull()
-    await userEvent.keyboard('{Tab}{Enter}')
-
-    await waitFor(() =>
-      expect(canvas.getByRole('list', { name: 'Tickets' })).toHaveTextContent(
-        '#43 New laptop for Chloé · low · Ana · closed',
-      ),
-    )
   },
 }
