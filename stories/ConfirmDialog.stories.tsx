@@ -1,5 +1,6 @@
 import { StrictMode, useEffect, useState } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
+import { Controls, Description, Markdown, Primary, Title } from '@storybook/addon-docs/blocks'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { z } from 'zod'
 import { createToolmark, errorResult, invalid, ok } from '@toolmark/core'
@@ -222,6 +223,43 @@ function Answers() {
   )
 }
 
+const STATES = [
+  'Approved',
+  'Denied',
+  'With Changes',
+  'Redacted',
+  'Queue',
+  'Queue Denied All',
+  'Destructive',
+  'Inline From Browser Agent',
+  'Inline Approved',
+  'Expired',
+  'Error Outcome',
+  'Keyboard Only',
+  'Keyboard Approved',
+  'Input Without Summary',
+  'Whole Submission',
+  'Custom Actions',
+]
+
+/**
+ * The docs page: the component's description, one live request, the props. One frame only: a
+ * modal dialog takes the focus, and a page of frames would fight over it.
+ */
+function ConfirmDialogDocs() {
+  return (
+    <>
+      <Title />
+      <Description />
+      <Primary />
+      <Markdown>
+        {`Every other state is a story of its own in the sidebar, ending on screen in the state it names: ${STATES.join(', ')}.`}
+      </Markdown>
+      <Controls />
+    </>
+  )
+}
+
 /** Resolves with the next terminal `confirm` event (the outcome a deferred caller gets later). */
 function nextOutcome(tm: Toolmark) {
   return new Promise<ConfirmEvent>((resolve) => {
@@ -246,9 +284,9 @@ const meta = {
   component: ConfirmDialog,
   parameters: {
     layout: 'padded',
-    // Each story on the docs page plays in its own frame, so each shows the state it names (a
-    // modal dialog in one frame does not cover the page).
-    docs: { story: { inline: false, iframeHeight: 560 } },
+    // The docs page plays the first story in a frame of its own, so the dialog is on screen (a
+    // modal dialog in a frame does not cover the page); every other state is its own story.
+    docs: { story: { inline: false, iframeHeight: 600 }, page: ConfirmDialogDocs },
   },
   loaders: [
     (context) => ({
