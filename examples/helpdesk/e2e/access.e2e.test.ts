@@ -241,11 +241,12 @@ describe('the scripted planner in the app', () => {
     const pending = await (await fetch(`${app.url}/api/tickets?view=pending`)).json()
     expect(await answer.getByRole('link').count()).toBe((pending as TicketList).tickets.length)
 
-    await ask(page, 'please make ticket number 4 urgent')
+    // Ticket #8 is open (a closed one is refused: its priority would change nothing).
+    await ask(page, 'please make ticket number 8 urgent')
     await expect
       .poll(() => page.locator('.bubble--assistant').last().textContent())
-      .toContain('Set ticket #4 to urgent')
-    const before = (await (await fetch(`${app.url}/api/tickets/4`)).json()) as Ticket
+      .toContain('Set ticket #8 to urgent')
+    const before = (await (await fetch(`${app.url}/api/tickets/8`)).json()) as Ticket
     expect(before.priority).toBe('urgent')
     await ask(page, 'undo that')
     await expect
@@ -253,7 +254,7 @@ describe('the scripted planner in the app', () => {
       .toContain('Undone')
     await expect
       .poll(
-        async () => ((await (await fetch(`${app.url}/api/tickets/4`)).json()) as Ticket).priority,
+        async () => ((await (await fetch(`${app.url}/api/tickets/8`)).json()) as Ticket).priority,
       )
       .toBe('normal')
     await page.close()

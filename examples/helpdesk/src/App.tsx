@@ -95,7 +95,7 @@ export function App() {
             className="button sidebar__action"
             href={href({ name: 'access' })}
             aria-current={route.name === 'access' ? 'page' : undefined}
-            onClick={() => moveFocus('pane')}
+            onClick={() => moveFocus('pane', 'access')}
           >
             <KeyIcon /> <span className="sidebar__label">Request access</span>
           </a>
@@ -165,13 +165,15 @@ function Pane({ route, tools }: { route: Route; tools: ReturnType<typeof useTick
   }
   if (route.name === 'access') {
     return (
-      <AccessRequest
-        key="access"
-        onFiled={(saved) => {
-          navigate({ name: 'ticket', id: saved.id })
-          moveFocus('pane', `ticket:${saved.id}`)
-        }}
-      />
+      <div data-focus-target="pane" data-focus-key="access">
+        <AccessRequest
+          key="access"
+          onFiled={(saved) => {
+            navigate({ name: 'ticket', id: saved.id })
+            moveFocus('pane', `ticket:${saved.id}`)
+          }}
+        />
+      </div>
     )
   }
   if (gone) return null

@@ -2,7 +2,7 @@
  * Where focus goes after something a person did replaced what they were on: the heading of the
  * main pane (a ticket, the form) or of the queue. Headings that can take it carry
  * `data-focus-target` (and `data-focus-key`, what they head: `ticket:12`, `new`, `edit:12`) and
- * `tabIndex={-1}`. The one asked for may render a moment later (after a route change or a
+ * `tabIndex={-1}`; a section can carry them instead, and its first heading takes the focus. The one asked for may render a moment later (after a route change or a
  * fetch), so the request waits a little for it.
  */
 export type FocusTarget = 'pane' | 'queue'
@@ -34,8 +34,13 @@ export function applyPendingFocus(): void {
     wanted = null
     return
   }
-  const element = document.querySelector<HTMLElement>(wanted.selector)
+  const found = document.querySelector<HTMLElement>(wanted.selector)
+  // A section marked as a whole (a view whose heading is not ours to mark) gives its heading.
+  const element = found?.matches('h1, h2, [tabindex]')
+    ? found
+    : found?.querySelector<HTMLElement>('h1, h2')
   if (!element || element.closest('[inert]') || element.getClientRects().length === 0) return
   wanted = null
+  if (!element.hasAttribute('tabindex')) element.tabIndex = -1
   element.focus()
 }
