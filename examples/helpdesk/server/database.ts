@@ -1,3 +1,5 @@
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
 /** What the API runs SQL on: the database, or one transaction of it. */
@@ -38,7 +40,10 @@ type Reply =
  * keeps serving the page meanwhile.
  */
 export function startDatabase(dataDir: string): Promise<Database> {
-  const worker = new Worker(new URL('./dbWorker.mjs', import.meta.url), { workerData: { dataDir } })
+  // Built from this file's path, not `new URL(…, import.meta.url)`: bundlers rewrite that form
+  // into an asset URL, which a worker thread cannot load.
+  const script = path.join(path.dirname(fileURLToPath(import.meta.url)), 'dbWorker.mjs')
+  const worker = new Worker(script, { workerData: { dataDir } })
   const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>()
   let nextId = 1
   let exited: Error | undefined
