@@ -189,9 +189,9 @@ describe('the assistant with a model (chat completions through the example serve
       type: 'object',
       required: ['tool', 'input'],
     })
-    expect(pageCall.function.description).toContain('- tickets.search: ')
-    expect(pageCall.function.description).toContain('- tickets.close: ')
-    expect(pageCall.function.description).toContain('[needs approval]')
+    expect(pageCall.function.description).toContain('- tickets.search{')
+    expect(pageCall.function.description).toContain('- tickets.close{id:integer}: ')
+    expect(pageCall.function.description).toContain('[asks a person]')
     expect(Object.keys(pageCall)).not.toContain('execute')
 
     // The second round carries the model's tool call and the page's result for it.

@@ -184,6 +184,8 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const scopeNodes = new WeakMap<Scope, ScopeNode>()
   let policy = applyPolicy(opts.policy, (event) => startup.push(event))
   let rev = 0
+  /** Bumped by every change (several may share one revision): what access answers depend on. */
+  let generation = 0
   let notifyScheduled = false
   if (startup.length > 0) queueMicrotask(() => startup.splice(0).forEach(errorEvent))
 
@@ -217,6 +219,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
 
   /** Any change: one revision per microtask, then withdrawal, `change` and subscribers. */
   function changed() {
+    generation++
     manifests.clear()
     if (notifyScheduled) return
     notifyScheduled = true
@@ -319,7 +322,17 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     return true
   }
 
+  // Access only changes with a change (registration, scope, policy, presenter), so each tool keeps
+  // its answers per caller until the next one: a call does not walk its scope chain every time.
   function access(record: ToolRecord, caller: Caller): Access {
+    if (record.accessGeneration !== generation) {
+      record.accessGeneration = generation
+      record.access = {}
+    }
+    return (record.access![caller] ??= accessNow(record, caller))
+  }
+
+  function accessNow(record: ToolRecord, caller: Caller): Access {
     if (record.disposed || !visible(record.scope)) return 'hidden'
     if (!policy[caller].allows(record.name, record.cls)) return 'denied'
     if (

@@ -161,9 +161,9 @@ export function signatureOf(schema: JsonSchema | undefined, budget: number): str
 const quote = (v: unknown) => JSON.stringify(v)
 
 /**
- * A compact one-line rendering of a JSON Schema, e.g.
- * `{ values: { title?: string, priority?: "low"|"high" }, overwrite?: boolean }` (alternatives
- * are joined by a bare `|`). Returns `undefined` when it would exceed `budget` characters.
+ * A compact one-line rendering of a JSON Schema in TypeScript's notation without spaces, e.g.
+ * `{values:{title?:string,priority?:"low"|"high"},overwrite?:boolean}`: every character is a
+ * token a model reads on every turn. Returns `undefined` when it would exceed `budget` characters.
  */
 export function renderSignature(
   schema: JsonSchema | undefined,
@@ -192,7 +192,7 @@ export function renderSignature(
     if (Array.isArray(type)) return emit(type.join('|'))
     if (type === 'array') {
       const items = render(node.items, depth + 1)
-      if (!/[ |]/.test(items)) return items + emit('[]')
+      if (!items.includes('|')) return items + emit('[]')
       emit('()[]')
       return `(${items})[]`
     }
@@ -203,17 +203,17 @@ export function renderSignature(
       if (keys.length === 0) {
         const extra = node.additionalProperties
         if (extra && typeof extra === 'object') {
-          return emit('{ [key: string]: ') + render(extra, depth + 1) + emit(' }')
+          return emit('{[key:string]:') + render(extra, depth + 1) + emit('}')
         }
         return emit('{}')
       }
-      let out = emit('{ ')
+      let out = emit('{')
       keys.forEach((key, i) => {
         const label = /^[A-Za-z_$][\w$]*$/.test(key) ? key : quote(key)
-        out += emit(`${i > 0 ? ', ' : ''}${label}${required.has(key) ? '' : '?'}: `)
+        out += emit(`${i > 0 ? ',' : ''}${label}${required.has(key) ? '' : '?'}:`)
         out += render(props[key], depth + 1)
       })
-      return out + emit(' }')
+      return out + emit('}')
     }
     if (typeof type === 'string') return emit(type)
     return emit('any')

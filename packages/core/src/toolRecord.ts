@@ -49,6 +49,9 @@ export interface ToolRecord {
   schema?: JsonSchema | null
   summaryEntry?: ManifestEntry
   fullEntry?: ManifestEntry
+  /** `access()`'s answers per caller, valid while `accessGeneration` is the registry's. */
+  access?: Partial<Record<Caller, Access>>
+  accessGeneration?: number
 }
 
 /** Whether a caller may use a tool now, and if not, why. */

@@ -34,7 +34,7 @@ describe('JSON Schema resolution', () => {
       run: () => ok(null),
     })
     expect(tm.describe('a')?.inputSchema).toEqual(override)
-    expect(tm.describe('a')?.signature).toBe('{ custom?: number }')
+    expect(tm.describe('a')?.signature).toBe('{custom?:number}')
   })
 
   it('uses zod’s Standard JSON Schema (draft 2020-12) next', () => {
@@ -103,7 +103,7 @@ describe('JSON Schema resolution', () => {
     })
     const entry = tm.describe('a')
     expect(entry?.inputSchema).toMatchObject({ properties: { note: { type: 'string' } } })
-    expect(entry?.signature).toBe('{ when: any, note: string }')
+    expect(entry?.signature).toBe('{when:any,note:string}')
   })
 
   it('reports a converter that throws as json_schema_failed and keeps the tool usable', async () => {
@@ -164,7 +164,7 @@ describe('one conversion per schema object', () => {
     expect(spy).toHaveBeenCalledTimes(1)
     expect(ctx.tools.size).toBe(1000)
     expect(new Set(full.tools.map((entry) => entry.inputSchema)).size).toBe(1)
-    expect(summary.tools[999].signature).toBe('{ id: string, note?: string }')
+    expect(summary.tools[999].signature).toBe('{id:string,note?:string}')
     expect(tm.describe('t500')?.inputSchema).toBe(full.tools[0].inputSchema)
   })
 
@@ -289,7 +289,7 @@ describe('one conversion per schema object', () => {
     override.properties = { b: { type: 'number' } }
     tm.register({ name: 'b', description: 'B', inputSchema: override, run: () => ok(null) })
 
-    expect(tm.describe('a')?.signature).toBe('{ a?: string }')
-    expect(tm.describe('b')?.signature).toBe('{ a?: string }')
+    expect(tm.describe('a')?.signature).toBe('{a?:string}')
+    expect(tm.describe('b')?.signature).toBe('{a?:string}')
   })
 })

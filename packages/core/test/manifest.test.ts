@@ -96,7 +96,7 @@ describe('manifest', () => {
         title: 'Fill the ticket form',
         description: 'Fills fields of the ticket form.',
         hints: { untrustedContent: true },
-        signature: '{ values: { title?: string, priority?: "low"|"high" }, overwrite?: boolean }',
+        signature: '{values:{title?:string,priority?:"low"|"high"},overwrite?:boolean}',
       },
     ])
   })
@@ -121,9 +121,9 @@ describe('manifest', () => {
     })
     const summary = tm.manifest().tools
     expect('signature' in summary[0]).toBe(false)
-    expect(summary[1].signature).toBe('{ id: string }')
+    expect(summary[1].signature).toBe('{id:string}')
     const full = tm.manifest({ detail: 'full' }).tools
-    expect(full[0].signature).toContain('overwrite?: boolean')
+    expect(full[0].signature).toContain('overwrite?:boolean')
   })
 
   it('joins alternatives with a bare | and brackets a list of them', () => {
@@ -139,7 +139,7 @@ describe('manifest', () => {
       run: () => ok(null),
     })
     expect(tm.manifest().tools[0].signature).toBe(
-      '{ tags: ("red"|"blue")[], ids: number[], note: string|null }',
+      '{tags:("red"|"blue")[],ids:number[],note:string|null}',
     )
   })
 
@@ -286,7 +286,7 @@ describe('describe', () => {
       title: 'Get a ticket',
       description: 'Gets a ticket',
       hints: { readOnly: true },
-      signature: '{ id: string }',
+      signature: '{id:string}',
       inputSchema: expect.objectContaining({ type: 'object' }),
     })
     expect(tm.describe('get')).toBe(tm.manifest({ detail: 'full' }).tools[0])

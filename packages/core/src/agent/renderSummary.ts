@@ -2,9 +2,9 @@ import type { Manifest, ManifestEntry, ToolHints } from '../types'
 
 const HINT_LABELS: [keyof ToolHints, string][] = [
   ['readOnly', 'read-only'],
-  ['consequential', 'needs approval'],
-  ['destructive', 'destructive, needs approval'],
-  ['untrustedContent', 'untrusted content'],
+  ['consequential', 'asks a person'],
+  ['destructive', 'destructive, asks a person'],
+  ['untrustedContent', 'untrusted'],
 ]
 
 /** A shared opening shorter than this is not worth a line of its own. */
@@ -22,17 +22,15 @@ const prefixOf = (name: string) => {
   return dot > 0 ? name.slice(0, dot) : undefined
 }
 
+/** `- name{input}: description [hints]`; `name(?)` when the input is not shown (describe first). */
 function line(entry: ManifestEntry, description: string, indent: string): string {
   const hints = HINT_LABELS.filter(([hint]) => entry.hints?.[hint] === true).map(([, l]) => l)
-  // destructive already says "needs approval"
-  const labels = entry.hints?.destructive ? hints.filter((l) => l !== 'needs approval') : hints
+  // destructive already says "asks a person"
+  const labels = entry.hints?.destructive ? hints.filter((l) => l !== 'asks a person') : hints
   let out = `${indent}- ${entry.name}`
+  out += entry.signature !== undefined ? oneLine(entry.signature) : '(?)'
   if (description) out += `: ${description}`
-  if (labels.length > 0) out += ` [${labels.join('; ')}]`
-  out +=
-    entry.signature !== undefined
-      ? ` input: ${oneLine(entry.signature)}`
-      : ' input: (call page_describe first)'
+  if (labels.length > 0) out += ` [${labels.join(', ')}]`
   return out
 }
 
@@ -63,7 +61,7 @@ function sharedSentences(descriptions: string[]): string {
 
 /**
  * Renders a summary manifest as compact text for a model: one line per tool, sorted by name,
- * with its description, safety hints and input signature. Tools that share a name prefix and
+ * with its input signature right after its name, its description and safety hints. Tools that share a name prefix and
  * open their descriptions with the same sentences — the `fill`, `submit`, `state` and `options`
  * of one form — are listed under one line that says those sentences once. The output depends only
  * on the tools (not on `rev` or their order), so the same tools always give the same bytes and
@@ -72,9 +70,9 @@ function sharedSentences(descriptions: string[]): string {
  * @example
  * renderSummary(client.manifest ?? { rev: 0, tools: [] })
  * // - ticket.*: The new-ticket form.
- * //   - ticket.fill: Fills fields of this form… input: { values: { title?: string }, overwrite?: boolean }
- * //   - ticket.submit: Submits this form… [needs approval] input: {}
- * // - tickets.close: Close a ticket. [needs approval] input: { id: integer }
+ * //   - ticket.fill{values:{title?:string},overwrite?:boolean}: Fills fields…
+ * //   - ticket.submit{}: Submits this form… [asks a person]
+ * // - tickets.close{id:integer}: Close a ticket. [asks a person]
  */
 export function renderSummary(manifest: Manifest | undefined): string {
   const tools = [...(manifest?.tools ?? [])].sort(byName)

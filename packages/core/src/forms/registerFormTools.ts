@@ -103,17 +103,17 @@ export function registerFormTools(
   const intro = sentence(options.description)
   const stepIds = steps?.map((s) => s.id).join(', ')
   const whatValuesAre = steps
-    ? `Fills the steps of this wizard in one call: \`values\` holds each step's fields under its id (${stepIds}); if any step is invalid, nothing is written.`
-    : 'Fills fields of this form: `values` is partial.'
+    ? `Fills every step in one call: \`values\` holds each step's fields under its id (${stepIds}); all or nothing.`
+    : 'Fills fields: `values` is partial.'
   const arrays = fill.hasArrays
-    ? ' Lists take a new list, {"$append": [...]} or {"$remove": [index]}.'
+    ? ' Lists take a new list, {"$append":[...]} or {"$remove":[index]}.'
     : ''
   const defs: Record<string, ToolDefinition<any, any>> = {
     fill: {
       name: `${name}.fill`,
       description:
-        `${intro} ${whatValuesAre} Omit a field to keep it; null clears it.${arrays} ` +
-        'Fields the user edited are skipped unless `overwrite` is true. Returns { changes, skipped }.',
+        `${intro} ${whatValuesAre} Omitted fields stay; null clears.${arrays} ` +
+        'Skips fields the user edited unless `overwrite`. Returns { changes, skipped }.',
       hints: { untrustedContent: true },
       input: fill.schema,
       inputSchema: fillInputSchema(source.jsonSchema, { arrays: fill.hasArrays }),
@@ -122,7 +122,7 @@ export function registerFormTools(
     },
     submit: {
       name: `${name}.submit`,
-      description: `${intro} Submits this ${steps ? 'wizard (every step)' : 'form'} with its current values (a person confirms first). Returns what the app's submit handler returned.`,
+      description: `${intro} Submits the ${steps ? 'wizard (every step)' : 'form'} as it is (a person confirms first); returns what the app's submit returned.`,
       ...(title ? { title } : {}),
       hints: options.hints ?? { consequential: true },
       sensitive: () => secrets.shown(),
@@ -131,7 +131,7 @@ export function registerFormTools(
     },
     state: {
       name: `${name}.state`,
-      description: `${intro} Reads this ${steps ? "wizard's values, each step's completeness" : "form's current values"}, its validation issues and the fields the user edited (fills skip those). Look before you fill.`,
+      description: `${intro} Current values${steps ? ", each step's completeness" : ''}, issues and the fields the user edited.`,
       hints: { readOnly: true, untrustedContent: true },
       sensitive: anywhere,
       run: createStateTool(form),
@@ -140,7 +140,7 @@ export function registerFormTools(
   if (optionsTool) {
     defs.options = {
       name: `${name}.options`,
-      description: `${intro} Looks up the allowed values of a field of this form (${optionsTool.fields.join(', ')}); \`query\` narrows the list. Fill the field with a returned \`value\`.`,
+      description: `${intro} Allowed values of ${optionsTool.fields.join(', ')}; \`query\` narrows them. Fill with a returned \`value\`.`,
       hints: { readOnly: true, untrustedContent: true },
       input: optionsTool.input,
       inputSchema: optionsTool.inputSchema,

@@ -57,7 +57,7 @@ const manifest: Manifest = {
       llmName: 'tickets__close',
       description: 'Closes a ticket.',
       hints: { consequential: true },
-      signature: '{ id: string }',
+      signature: '{id:string}',
     },
   ],
 }
@@ -66,9 +66,9 @@ describe('renderSummary', () => {
   it('renders one line per tool, sorted by name, with hints and signatures', () => {
     expect(renderSummary(manifest)).toBe(
       [
-        '- tickets.close: Closes a ticket. [needs approval] input: { id: string }',
-        '- tickets.delete: Deletes a ticket. [destructive, needs approval] input: (call page_describe first)',
-        '- tickets.list: Lists tickets. [read-only; untrusted content] input: {}',
+        '- tickets.close{id:string}: Closes a ticket. [asks a person]',
+        '- tickets.delete(?): Deletes a ticket. [destructive, asks a person]',
+        '- tickets.list{}: Lists tickets. [read-only, untrusted]',
       ].join('\n'),
     )
   })
@@ -95,7 +95,7 @@ describe('renderSummary', () => {
           llmName: 'ticket__fill',
           description: `${intro}\nFills fields.`,
           hints: { untrustedContent: true },
-          signature: '{ values: { title?: string } }',
+          signature: '{values:{title?:string}}',
         },
         {
           name: 'ticket.state',
@@ -110,12 +110,12 @@ describe('renderSummary', () => {
     expect(renderSummary(form)).toBe(
       [
         `- ticket.*: ${intro}`,
-        '  - ticket.fill: Fills fields. [untrusted content] input: { values: { title?: string } }',
-        '  - ticket.state [read-only] input: {}',
-        '  - ticket.submit: Submits this form. [needs approval] input: {}',
-        '- tickets.close: Closes a ticket. [needs approval] input: { id: string }',
-        '- tickets.delete: Deletes a ticket. [destructive, needs approval] input: (call page_describe first)',
-        '- tickets.list: Lists tickets. [read-only; untrusted content] input: {}',
+        '  - ticket.fill{values:{title?:string}}: Fills fields. [untrusted]',
+        '  - ticket.state{} [read-only]',
+        '  - ticket.submit{}: Submits this form. [asks a person]',
+        '- tickets.close{id:string}: Closes a ticket. [asks a person]',
+        '- tickets.delete(?): Deletes a ticket. [destructive, asks a person]',
+        '- tickets.list{}: Lists tickets. [read-only, untrusted]',
       ].join('\n'),
     )
   })
@@ -141,9 +141,9 @@ describe('renderSummary', () => {
     ).toBe(
       [
         `- access.*: ${intro}`,
-        '  - access.fill: Fills it. input: {}',
-        '  - access.submit: Submits it. input: {}',
-        '- access.start: Shows the access-request wizard. input: {}',
+        '  - access.fill{}: Fills it.',
+        '  - access.submit{}: Submits it.',
+        '- access.start{}: Shows the access-request wizard.',
       ].join('\n'),
     )
   })
@@ -171,7 +171,7 @@ describe('renderSummary', () => {
       tools: [entry('b.one', 'A form. Fills it.'), entry('b.two', 'A form. Reads it.')],
     })
     expect(short).toBe(
-      ['- b.one: A form. Fills it. input: {}', '- b.two: A form. Reads it. input: {}'].join('\n'),
+      ['- b.one{}: A form. Fills it.', '- b.two{}: A form. Reads it.'].join('\n'),
     )
     // Different prefixes never share a line, even with the same opening.
     const apart = renderSummary({
@@ -213,7 +213,7 @@ describe('pageTools', () => {
       type: 'function',
       function: {
         name: 'page_call',
-        description: expect.stringContaining('- tickets.close: Closes a ticket.'),
+        description: expect.stringContaining('- tickets.close{id:string}: Closes a ticket.'),
         parameters: expect.objectContaining({ required: ['tool', 'input'] }),
       },
     })
@@ -326,14 +326,14 @@ describe('pageTools', () => {
     const describeB = pageTools(b.client, { format: 'openai' })[0].function.description
     expect(describeA).toBe(describeB)
     expect(describeA).toContain(
-      '- tickets.list: Lists tickets. Newest first. [read-only; untrusted content]',
+      '- tickets.list{}: Lists tickets. Newest first. [read-only, untrusted]',
     )
     const [call] = pageTools(a.client, { format: 'anthropic' })
     const before = call.description
     a.tm.register({ name: 'tickets.reopen', description: 'Reopens.', run: () => ok(1) })
     await settle()
     expect(call.description).not.toBe(before)
-    expect(call.description).toContain('- tickets.reopen: Reopens.')
+    expect(call.description).toContain('- tickets.reopen{}: Reopens.')
   })
 
   it('rejects an unknown format at once', () => {

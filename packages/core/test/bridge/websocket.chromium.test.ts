@@ -105,7 +105,7 @@ describe('WebSocket from a real Chromium page to a Node agent server', () => {
     expect(manifest.tools.map((t) => t.name)).toEqual(['page.stamp', 'page.title'])
 
     const [call] = pageTools(client, { format: 'anthropic' })
-    expect(call.description).toContain("- page.title: Reads the document's title")
+    expect(call.description).toContain("- page.title{}: Reads the document's title")
     expect(await call.execute({ tool: 'page.title', input: {} })).toEqual({
       untrustedContent: true,
       status: 'ok',

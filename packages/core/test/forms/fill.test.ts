@@ -567,7 +567,7 @@ describe('ticket.fill input schema', () => {
     expect(values.properties.items.anyOf[1].required).toEqual(['$append'])
     expect(values.properties.items.anyOf[0].items.required).toEqual(['product', 'qty'])
     expect(values.description).toMatch(/\$append/)
-    expect(entry.description).toMatch(/null clears it\. Lists take a new list, \{"\$append"/)
+    expect(entry.description).toMatch(/null clears\. Lists take a new list, \{"\$append"/)
     expect(entry.inputSchema!.$schema).toBeUndefined()
   })
 
@@ -583,10 +583,10 @@ describe('ticket.fill input schema', () => {
     const entry = tm.manifest().tools.find((t) => t.name === 'todo.fill')!
 
     expect(entry.signature).toBe(
-      '{ values: { title?: string, priority?: "low"|"high" }, overwrite?: boolean }',
+      '{values:{title?:string,priority?:"low"|"high"},overwrite?:boolean}',
     )
     // Array operations are explained only to forms that have lists.
-    expect(entry.description).toMatch(/null clears it/)
+    expect(entry.description).toMatch(/null clears/)
     expect(entry.description).not.toMatch(/\$append|\$remove/)
     expect(JSON.stringify(tm.describe('todo.fill'))).not.toMatch(/\$append|\$remove/)
   })
@@ -615,7 +615,7 @@ describe('ticket.fill input schema', () => {
     const entry = tm.manifest().tools.find((t) => t.name === 'ticket.fill')!
 
     expect(entry.signature).toBe(
-      '{ values: { title?: string, requester?: string, category?: "hardware"|"software"|"access"|"network"|"other", priority?: "low"|"normal"|"high"|"urgent", description?: string }, overwrite?: boolean }',
+      '{values:{title?:string,requester?:string,category?:"hardware"|"software"|"access"|"network"|"other",priority?:"low"|"normal"|"high"|"urgent",description?:string},overwrite?:boolean}',
     )
     expect(entry.signature!.length).toBeLessThanOrEqual(240)
   })

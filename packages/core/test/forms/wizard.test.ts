@@ -307,7 +307,7 @@ describe('a wizard over one form (steps)', () => {
     const entry = tm.manifest().tools.find((t) => t.name === 'access.fill')!
 
     expect(entry.signature).toBe(
-      '{ values: { who?: { email?: string, name?: string, password?: string }, system?: { system?: string, level?: "read"|"write" }, why?: { reason?: string } }, overwrite?: boolean }',
+      '{values:{who?:{email?:string,name?:string,password?:string},system?:{system?:string,level?:"read"|"write"},why?:{reason?:string}},overwrite?:boolean}',
     )
     expect(entry.description).toMatch(/under its id \(who, system, why\)/)
   })

@@ -130,13 +130,13 @@ describe('createScriptedAgent on the in-app surface (page_call)', () => {
   })
 
   it('describes a tool first, in a round of its own, when its summary line has no signature', async () => {
-    const { client, sent } = inAppPage({ limits: { signatureBudget: 12 } })
+    const { client, sent } = inAppPage({ limits: { signatureBudget: 9 } })
     const agent = createScriptedAgent({ inApp: client })
     const report = await agent.run([
       () => ({ tool: 'tickets.close', input: { id: 3 } }),
       () => ({ tool: 'tickets.close', input: { id: 4 } }),
     ])
-    // `{ id: number }` is 14 characters: over the budget, so the model must describe once.
+    // `{id:number}` is 11 characters: over the budget, so the model must describe once.
     expect(report.describes).toBe(1)
     expect(report.rounds).toBe(3)
     expect(report.records.map((r) => r.round)).toEqual([2, 3])
@@ -210,7 +210,7 @@ describe('createScriptedAgent on the in-app surface (page_call)', () => {
   })
 
   it('shows every tool with its own schema in direct mode, so nothing is described', async () => {
-    const { client, sent } = inAppPage({ limits: { signatureBudget: 12 } })
+    const { client, sent } = inAppPage({ limits: { signatureBudget: 9 } })
     const agent = createScriptedAgent({ inApp: client, mode: 'direct' })
     const listing = await agent.listing()
     expect(listing.tools.map((t) => [t.name, t.shownAs])).toContainEqual([
