@@ -170,9 +170,7 @@ describe('renderSummary', () => {
       rev: 1,
       tools: [entry('b.one', 'A form. Fills it.'), entry('b.two', 'A form. Reads it.')],
     })
-    expect(short).toBe(
-      ['- b.one{}: A form. Fills it.', '- b.two{}: A form. Reads it.'].join('\n'),
-    )
+    expect(short).toBe(['- b.one{}: A form. Fills it.', '- b.two{}: A form. Reads it.'].join('\n'))
     // Different prefixes never share a line, even with the same opening.
     const apart = renderSummary({
       rev: 1,
