@@ -59,7 +59,7 @@ export interface UseMutationToolOptions<TInput = unknown, TData = unknown> {
   summary?: (input: TInput) => string
   /**
    * A precondition, run before a person is asked and again before an approved run: return
-   * `undefined` to go on, or the result that ends the call (`refuse('not_found', …)`).
+   * `undefined` to go on, or the result that ends the call (a refusal with an app code such as `not_found`).
    */
   check?: ToolDefinition<TInput, TData>['check']
   /** Input paths redacted in confirmations, events and devtools. */

@@ -12,7 +12,7 @@ export function useAccessTools() {
   useTool({
     name: 'access.start',
     title: 'Open the access request',
-    description: 'Show the access-request wizard; then access.fill and access.submit file it.',
+    description: 'Open the access-request wizard (then access.fill and submit).',
     run: async (_input, ctx) => {
       if (parseRoute(window.location.hash).name !== 'access') {
         navigate({ name: 'access' })

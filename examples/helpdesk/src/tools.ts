@@ -90,8 +90,7 @@ export function useTicketTools() {
   const close = useTool({
     name: 'tickets.close',
     title: 'Close ticket',
-    description:
-      'Close a support ticket by its number once the problem is solved or no longer relevant.',
+    description: 'Close a ticket once solved or no longer relevant.',
     input: ticketId,
     hints: { consequential: true },
     summary: ({ id }) => `Close ticket ${label(client, id)}`,
@@ -116,8 +115,7 @@ export function useTicketTools() {
   const remove = useTool({
     name: 'tickets.delete',
     title: 'Delete ticket',
-    description:
-      'Delete a ticket for good. Only when the user asks to delete; closing is what most requests mean.',
+    description: 'Delete a ticket for good; only when asked to delete (most requests mean close).',
     input: ticketId,
     hints: { destructive: true },
     summary: ({ id }) => `Delete ticket ${label(client, id)} for good`,
@@ -139,7 +137,7 @@ export function useTicketTools() {
   useTool({
     name: 'tickets.open',
     title: 'Open ticket',
-    description: 'Show one ticket in the main pane and return all of its details.',
+    description: 'Show a ticket and return its details.',
     input: ticketId,
     hints: { untrustedContent: true },
     run: async ({ id }, ctx) => {
@@ -159,8 +157,7 @@ export function useTicketTools() {
   useTool({
     name: 'tickets.compose',
     title: 'Start a new ticket',
-    description:
-      'Show the empty new-ticket form; then ticket.fill and ticket.submit create the ticket.',
+    description: 'Open the empty new-ticket form (then ticket.fill and submit).',
     run: async (_input, ctx) => {
       const from = parseRoute(window.location.hash).name
       if (from !== 'new') {
@@ -177,8 +174,7 @@ export function useTicketTools() {
   useQueryTool({
     name: 'tickets.search',
     title: 'Search tickets',
-    description:
-      'Find tickets by words in the title, description or requester email (or "#12"), newest first.',
+    description: 'Find tickets by words or requester email (or "#12"), newest first.',
     input: searchInput,
     queryKey: ({ query, view = 'active' }) => ticketKeys.list(query.trim(), view),
     queryFn: ({ query, view = 'active' }, { signal }) =>

@@ -58,7 +58,7 @@ export const EXAMPLES = [
 export const HELP =
   'I can create, find, list, open, prioritize, close and delete tickets, request access, and ' +
   'undo my last change. Try “new ticket: projector shows no signal, urgent, hardware”, “show ' +
-  'pending tickets”, “open ticket 4”, “make ticket 4 urgent”, “close ticket number 3”, “request ' +
+  'pending tickets”, “open ticket 4”, “make ticket 8 urgent”, “close ticket number 3”, “request ' +
   'write access to payroll for ana@example.com until 2030-01-31 because of the audit” or ' +
   '“undo that”.'
 

@@ -89,7 +89,7 @@ export function AccessRequest({ onFiled }: AccessRequestProps) {
     name: 'access',
     title: 'Request access',
     // The signature already lists every field: the description says what the wizard is for.
-    description: 'The access-request wizard on screen; submitting files an access ticket.',
+    description: 'The access-request wizard on screen; submit files an access ticket.',
     steps: [
       { ...STEPS[0], form: who, schema: accessWho, options: { email: lookupPeople } },
       { ...STEPS[1], form: system, schema: accessSystem },

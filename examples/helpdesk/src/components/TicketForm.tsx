@@ -91,7 +91,7 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
     title: ticket ? `Save ticket #${ticket.id}` : 'Create ticket',
     description: ticket
       ? `The edit form of ticket #${ticket.id}, open on screen; submit saves the changes.`
-      : 'The new-ticket form, open on screen: title, requester email, category, priority, description; submit creates the ticket.',
+      : 'The new-ticket form on screen; submit creates the ticket.',
     schema: ticketInput,
     onSubmit: save,
     submitSummary: (values) =>

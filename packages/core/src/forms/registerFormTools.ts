@@ -101,10 +101,9 @@ export function registerFormTools(
     return secrets.anywhere()
   }
   const intro = sentence(options.description)
-  const stepIds = steps?.map((s) => s.id).join(', ')
   const whatValuesAre = steps
-    ? `Fills every step in one call: \`values\` holds each step's fields under its id (${stepIds}); all or nothing.`
-    : 'Fills fields: `values` is partial.'
+    ? 'Fills every step in one call, `values` keyed by step id; all or nothing.'
+    : 'Partial fill.'
   const arrays = fill.hasArrays
     ? ' Lists take a new list, {"$append":[...]} or {"$remove":[index]}.'
     : ''
@@ -113,7 +112,7 @@ export function registerFormTools(
       name: `${name}.fill`,
       description:
         `${intro} ${whatValuesAre} Omitted fields stay; null clears.${arrays} ` +
-        'Skips fields the user edited unless `overwrite`. Returns { changes, skipped }.',
+        'Skips what the user edited unless `overwrite`. Returns { changes, skipped }.',
       hints: { untrustedContent: true },
       input: fill.schema,
       inputSchema: fillInputSchema(source.jsonSchema, { arrays: fill.hasArrays }),
@@ -122,7 +121,7 @@ export function registerFormTools(
     },
     submit: {
       name: `${name}.submit`,
-      description: `${intro} Submits the ${steps ? 'wizard (every step)' : 'form'} as it is (a person confirms first); returns what the app's submit returned.`,
+      description: `${intro} Submits the ${steps ? 'wizard (every step)' : 'form'}; a person confirms first.`,
       ...(title ? { title } : {}),
       hints: options.hints ?? { consequential: true },
       sensitive: () => secrets.shown(),
@@ -131,7 +130,7 @@ export function registerFormTools(
     },
     state: {
       name: `${name}.state`,
-      description: `${intro} Current values${steps ? ", each step's completeness" : ''}, issues and the fields the user edited.`,
+      description: `${intro} Values${steps ? ', step completeness' : ''}, issues, fields the user edited.`,
       hints: { readOnly: true, untrustedContent: true },
       sensitive: anywhere,
       run: createStateTool(form),
