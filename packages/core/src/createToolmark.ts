@@ -12,6 +12,10 @@ import {
   toolClass,
   type CompiledCallerPolicy,
 } from './policy'
+import { problemMessage } from './misconfiguration'
+import type { Problem } from './problem'
+import { NODE_ENV_READABLE } from './nodeEnv'
+import { readOptions } from './options'
 import { compileSensitive } from './redact'
 import { normalizeResult, type ResultProblem } from './results'
 import { attachReporter } from './reportError'
@@ -24,7 +28,6 @@ import type {
   CancelledBy,
   ConfirmMode,
   ErrorEvent,
-  Limits,
   Policy,
   RegisterOptions,
   Scope,
@@ -36,106 +39,13 @@ import type {
 } from './types'
 import { createUndoJournal } from './undoJournal'
 
-/** Every limit's default (DESIGN §3.9). */
-export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
-  queuePerScope: 32,
-  pendingConfirmations: 100,
-  undoJournal: 100,
-  confirmationExpiryMs: 600_000,
-  abortGraceMs: 5_000,
-  callTimeoutMs: 120_000,
-  messageBytes: 1_048_576,
-  messageDepth: 64,
-  fillNodes: 10_000,
-  optionsTimeoutMs: 10_000,
-  optionsItems: 50,
-  signatureBudget: 240,
-})
-
-const OPTION_KEYS = ['dev', 'policy', 'confirm', 'limits', 'jsonSchema']
-
-// Bundlers replace `process.env.NODE_ENV`; where nothing does, the lookup throws and dev wins.
-declare const process: { env: Record<string, string | undefined> }
-
-function defaultDev(): boolean {
-  let env: string | undefined
-  try {
-    env = process.env.NODE_ENV
-  } catch {
-    env = undefined
-  }
-  return env !== 'production'
-}
-
+export { DEFAULT_LIMITS } from './options'
 export { reportError } from './reportError'
 
-/** What is wrong with `createToolmark`'s options (policy apart), each with its fix. */
-function optionProblems(options: unknown): string[] {
-  if (options === undefined) return []
-  if (!isObject(options)) return ['createToolmark() takes an options object']
-  const problems: string[] = []
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key)) {
-      problems.push(
-        `createToolmark() got an unknown option "${key}": use ${OPTION_KEYS.join(', ')}`,
-      )
-    }
-  }
-  const dev = own(options, 'dev')
-  const jsonSchema = own(options, 'jsonSchema')
-  if (dev !== undefined && typeof dev !== 'boolean') {
-    problems.push('createToolmark({ dev }) takes a boolean')
-  }
-  if (jsonSchema !== undefined && typeof jsonSchema !== 'function') {
-    problems.push('createToolmark({ jsonSchema }) takes a function (schema) => JSON Schema')
-  }
-  const confirm = own(options, 'confirm')
-  if (confirm !== undefined) {
-    if (!isObject(confirm)) problems.push('createToolmark({ confirm }) takes { inapp?, test? }')
-    else {
-      for (const [key, mode] of Object.entries(confirm)) {
-        if ((key !== 'inapp' && key !== 'test') || (mode !== 'deferred' && mode !== 'inline')) {
-          problems.push(
-            `confirm.${key} cannot be ${JSON.stringify(mode)}: only inapp and test are configurable, as "deferred" or "inline" (webmcp and mcp are always inline)`,
-          )
-        }
-      }
-    }
-  }
-  const limits = own(options, 'limits')
-  if (limits !== undefined) {
-    if (!isObject(limits)) problems.push('createToolmark({ limits }) takes an object')
-    else {
-      for (const [key, v] of Object.entries(limits)) {
-        if (!(key in DEFAULT_LIMITS)) {
-          problems.push(
-            `limits.${key} is not a limit: use ${Object.keys(DEFAULT_LIMITS).join(', ')}`,
-          )
-        } else if (
-          v !== undefined &&
-          !(typeof v === 'number' && v > 0 && (Number.isFinite(v) || key === 'signatureBudget'))
-        ) {
-          problems.push(`limits.${key} must be a positive number`)
-        }
-      }
-    }
-  }
-  return problems
-}
+declare const process: { env: Record<string, string | undefined> }
 
-/** The valid limits among `given`; the others keep their defaults (fail closed). */
-function limitsFrom(given: unknown): Readonly<Limits> {
-  const out: Limits = { ...DEFAULT_LIMITS }
-  if (isObject(given)) {
-    for (const key of Object.keys(DEFAULT_LIMITS) as (keyof Limits)[]) {
-      const v = own(given, key)
-      if (typeof v === 'number' && v > 0 && (Number.isFinite(v) || key === 'signatureBudget')) {
-        out[key] = v
-      }
-    }
-  }
-  return Object.freeze(out)
-}
+/** Development unless `process.env.NODE_ENV` says production; where it cannot be read, too. */
+const defaultDev = (): boolean => !NODE_ENV_READABLE || process.env.NODE_ENV !== 'production'
 
 /**
  * Creates a registry: tools, the call pipeline, policy, confirmations, undo and events.
@@ -163,11 +73,13 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
 
   // Problems found while creating the registry are reported once listeners can be attached.
   const startup: ErrorEvent[] = []
-  for (const message of optionProblems(options)) {
+  const read = readOptions(options)
+  for (const problem of read.problems) {
+    const message = problemMessage(problem)
     if (dev) throw new Error(`[toolmark] ${message}`)
     startup.push({ code: 'invalid_options', message })
   }
-  const limits = limitsFrom(opts.limits)
+  const { limits } = read
   const converter = typeof opts.jsonSchema === 'function' ? opts.jsonSchema : undefined
   const confirmOf = (caller: 'inapp' | 'test'): ConfirmMode =>
     isObject(opts.confirm) && own(opts.confirm, caller) === 'inline' ? 'inline' : 'deferred'
@@ -189,18 +101,14 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   let notifyScheduled = false
   if (startup.length > 0) queueMicrotask(() => startup.splice(0).forEach(errorEvent))
 
-  const warned = new Set<string>()
   /** Development warnings fire once per cause and registry. */
-  function warnOnce(cause: string, message: string): void {
-    if (warned.has(cause)) return
-    warned.add(cause)
-    console.warn(message)
-  }
+  const warned = new Set<string>()
 
   /** Development throws with the fix; production reports and the caller fails closed. */
-  function misconfigured(code: string, message: string, tool?: string): void {
+  function misconfigured(code: string, problem: Problem, tool?: string): void {
+    const message = problemMessage(problem)
     if (dev) throw new Error(`[toolmark] ${message}`)
-    errorEvent({ code, message, ...(tool ? { tool } : {}) })
+    errorEvent(tool ? { code, message, tool } : { code, message })
   }
 
   function applyPolicy(
@@ -208,9 +116,11 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     report: (event: ErrorEvent) => void,
   ): Record<Caller, CompiledCallerPolicy> {
     const { callers, problems } = compilePolicy(given)
-    for (const p of problems) {
-      if (dev) throw new Error(`[toolmark] ${p.message}`)
-      report({ code: 'invalid_policy', message: `${p.message}; that caller gets no tools` })
+    for (const problem of problems) {
+      const message = problemMessage(problem)
+      if (dev) throw new Error(`[toolmark] ${message}`)
+      // That caller gets no tools (every agent caller, when the policy is not an object).
+      report({ code: 'invalid_policy', message })
     }
     return callers
   }
@@ -254,7 +164,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
         scope: (name, scopeOptions) => childScope(node, name, scopeOptions),
         setWhen(next) {
           if (typeof next !== 'boolean') {
-            misconfigured('invalid_scope', `scope.setWhen() takes a boolean, got ${typeof next}`)
+            misconfigured('invalid_scope', ['setWhen type', typeof next])
             return
           }
           if (node.disposed || node.when === next) return
@@ -272,35 +182,25 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
 
   const root = createScopeNode(undefined, '', true)
 
-  /** A scope that registers nothing: what a misconfigured scope becomes in production. */
-  function deadScope(parent: ScopeNode): Scope {
-    const dead = createScopeNode(undefined, parent.path, false)
-    dead.disposed = true
-    return dead.handle
-  }
-
   function childScope(parent: ScopeNode, name: string, scopeOptions?: ScopeOptions): Scope {
-    if (!isSegment(name)) {
-      misconfigured(
-        'invalid_scope',
-        `Scope name ${JSON.stringify(nameLabel(name))} is invalid: use letters, digits, "_" or "-"`,
-      )
-      return deadScope(parent)
-    }
-    if (scopeOptions !== undefined && !isObject(scopeOptions)) {
-      misconfigured('invalid_scope', `Scope "${name}" got options that are not an object`)
-      return deadScope(parent)
-    }
-    const o: ScopeOptions = scopeOptions ?? {}
-    for (const key of ['when', 'transparent'] as const) {
-      if (o[key] !== undefined && typeof o[key] !== 'boolean') {
-        misconfigured('invalid_scope', `Scope "${name}" got a non-boolean ${key}`)
-        return deadScope(parent)
-      }
-    }
-    if (parent.disposed) {
-      misconfigured('invalid_scope', `Scope "${name}" was created inside a disposed scope`)
-      return deadScope(parent)
+    const o: ScopeOptions = isObject(scopeOptions) ? scopeOptions : {}
+    const problem: Problem | undefined = !isSegment(name)
+      ? ['scope name', nameLabel(name)]
+      : scopeOptions !== undefined && !isObject(scopeOptions)
+        ? ['scope options', name]
+        : o.when !== undefined && typeof o.when !== 'boolean'
+          ? ['scope flag', name, 'when']
+          : o.transparent !== undefined && typeof o.transparent !== 'boolean'
+            ? ['scope flag', name, 'transparent']
+            : parent.disposed
+              ? ['scope disposed', name]
+              : undefined
+    if (problem) {
+      misconfigured('invalid_scope', problem)
+      // A scope that registers nothing: what a misconfigured scope becomes in production.
+      const dead = createScopeNode(undefined, parent.path, false)
+      dead.disposed = true
+      return dead.handle
     }
     const path = o.transparent === true ? parent.path : joinName(parent.path, name)
     const node = createScopeNode(parent, path, o.when !== false)
@@ -387,64 +287,55 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     def: ToolDefinition<TInput, TOutput>,
     registerOptions?: RegisterOptions,
   ): ToolHandle {
-    const dead = (name: string): ToolHandle => ({ name, dispose() {} })
-    if (registerOptions !== undefined && !isObject(registerOptions)) {
-      misconfigured('invalid_tool', 'tm.register() options must be { scope?, signal? }')
-      return dead('')
-    }
-    const ro: RegisterOptions = registerOptions ?? {}
-    if (!isObject(def)) {
-      misconfigured('invalid_tool', 'tm.register() takes a tool definition object')
-      return dead('')
-    }
+    const ro: RegisterOptions = isObject(registerOptions) ? registerOptions : {}
     const node = ro.scope === undefined ? root : scopeNodes.get(ro.scope)
-    if (!node) {
-      misconfigured(
-        'invalid_tool',
-        `Tool ${JSON.stringify(nameLabel(def.name))} got a scope that is not from this registry`,
-      )
-      return dead(nameLabel(def.name))
+    // Nothing is known of a tool before its definition and scope are: it is reported nameless.
+    const unreadable: Problem | undefined =
+      registerOptions !== undefined && !isObject(registerOptions)
+        ? ['register options']
+        : !isObject(def)
+          ? ['definition']
+          : !node
+            ? ['foreign scope', nameLabel(def.name)]
+            : undefined
+    if (unreadable || !node) {
+      misconfigured('invalid_tool', unreadable!)
+      return { name: unreadable?.[0] === 'foreign scope' ? unreadable[1] : '', dispose() {} }
     }
     const name = typeof def.name === 'string' ? joinName(node.path, def.name) : ''
-    const problem = definitionProblem(def, name, converter)
-    if (problem) {
-      misconfigured('invalid_tool', problem, name || undefined)
-      return dead(name)
-    }
-    if (node.disposed) {
-      misconfigured('invalid_tool', `Tool "${name}" was registered in a disposed scope`, name)
-      return dead(name)
-    }
     const llmName = toLlmName(name)
-    if (tools.has(name)) {
-      misconfigured(
-        'duplicate_tool',
-        `Tool "${name}" is already registered: tool names are unique; dispose the first registration or rename one`,
-        name,
-      )
-      return dead(name)
-    }
-    if (llmNames.has(llmName)) {
-      misconfigured(
-        'duplicate_tool',
-        `Tool "${name}" has the same llmName "${llmName}" as "${llmNames.get(llmName)!.name}": rename one`,
-        name,
-      )
-      return dead(name)
+    const other = llmNames.get(llmName)
+    const problem: Problem | undefined =
+      definitionProblem(def, name, converter) ??
+      (node.disposed
+        ? ['disposed scope', name]
+        : tools.has(name)
+          ? ['duplicate', name]
+          : other
+            ? ['duplicate llmName', name, llmName, other.name]
+            : undefined)
+    if (problem) {
+      if (problem[0] === 'duplicate' || problem[0] === 'duplicate llmName') {
+        misconfigured('duplicate_tool', problem, name)
+      } else misconfigured('invalid_tool', problem, name || undefined)
+      return { name, dispose() {} }
     }
     const signal = isAbortSignal(ro.signal) ? ro.signal : undefined
-    if (signal?.aborted) return dead(name)
+    if (signal?.aborted) return { name, dispose() {} }
 
     const hints = hintsOf(def)
     const cls = toolClass(hints)
     if (
+      NODE_ENV_READABLE &&
+      process.env.NODE_ENV !== 'production' &&
       dev &&
       (cls === 'consequential' || cls === 'destructive') &&
       def.summary === undefined &&
-      def.confirmation === undefined
+      def.confirmation === undefined &&
+      !warned.has(name)
     ) {
-      warnOnce(
-        `no-summary:${name}`,
+      warned.add(name)
+      console.warn(
         `[toolmark] Tool "${name}" is ${cls} but has no summary: the person approving it sees its title and raw input. Add summary: (input) => 'what will happen'.`,
       )
     }
@@ -513,7 +404,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     },
     subscribe(listener) {
       if (typeof listener !== 'function') {
-        misconfigured('invalid_listener', 'tm.subscribe() takes a function (rev) => void')
+        misconfigured('invalid_listener', ['subscribe'])
         return () => {}
       }
       return subscribers.subscribe(listener)
@@ -521,7 +412,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     events: {
       on(type, listener) {
         if (typeof listener !== 'function') {
-          misconfigured('invalid_listener', `tm.events.on("${String(type)}") takes a function`)
+          misconfigured('invalid_listener', ['events.on', String(type)])
           return () => {}
         }
         return events.on(type, listener)
@@ -529,7 +420,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     },
     use(consumer) {
       if (typeof consumer !== 'function') {
-        misconfigured('invalid_consumer', 'tm.use() takes a function (tm) => dispose')
+        misconfigured('invalid_consumer', ['use'])
         return () => {}
       }
       let teardown: (() => void) | void

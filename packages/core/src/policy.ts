@@ -1,10 +1,12 @@
-import { own } from './guards'
+import { isObject, own } from './guards'
+import type { Problem } from './problem'
 import { isToolName } from './names'
 import type { Caller, CallerPolicy, Policy, ToolClass, ToolHints } from './types'
 
 /** Agent callers a policy may name (`human` is fixed). */
 export const POLICY_CALLERS = ['inapp', 'webmcp', 'mcp', 'test'] as const
-const CLASSES: readonly ToolClass[] = ['destructive', 'consequential', 'readOnly', 'none']
+/** Tool classes, strongest first. */
+export const CLASSES: readonly ToolClass[] = ['destructive', 'consequential', 'readOnly', 'none']
 
 /** A tool's class: its strongest hint. */
 export function toolClass(hints: ToolHints | undefined): ToolClass {
@@ -44,48 +46,35 @@ const isPattern = (p: unknown): boolean => {
 }
 
 /** What is wrong with one caller's policy entry, or `undefined` when it is valid. */
-export function policyProblem(caller: string, entry: unknown): string | undefined {
-  if (!(POLICY_CALLERS as readonly string[]).includes(caller)) {
-    return `Policy names an unknown caller "${caller}": use ${POLICY_CALLERS.join(', ')} ("human" is fixed)`
-  }
+export function policyProblem(caller: string, entry: unknown): Problem | undefined {
+  if (!(POLICY_CALLERS as readonly string[]).includes(caller)) return ['unknown caller', caller]
   if (entry === undefined) return undefined
-  if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
-    return `policy.${caller} must be an object like { allow: ['readOnly'] }`
-  }
-  const e = entry as Record<string, unknown>
-  for (const key of Object.keys(e)) {
+  if (!isObject(entry)) return ['policy entry', caller]
+  for (const key of Object.keys(entry)) {
     if (key !== 'allow' && key !== 'tools' && key !== 'rateLimit') {
-      return `policy.${caller} has an unknown key "${key}": use allow, tools or rateLimit`
+      return ['policy key', caller, key]
     }
   }
-  const allow = own(e, 'allow')
-  const tools = own(e, 'tools')
-  const rateLimit = own(e, 'rateLimit')
+  const allow = own(entry, 'allow')
+  const tools = own(entry, 'tools')
+  const rateLimit = own(entry, 'rateLimit')
   if (
     allow !== undefined &&
     (!Array.isArray(allow) || !allow.every((c) => CLASSES.includes(c as ToolClass)))
   ) {
-    return `policy.${caller}.allow must list classes among ${CLASSES.join(', ')}`
+    return ['policy allow', caller]
   }
   if (tools !== undefined) {
-    const t = tools as Record<string, unknown>
-    if (t === null || typeof t !== 'object' || Array.isArray(t)) {
-      return `policy.${caller}.tools must be { allow?: string[], deny?: string[] }`
-    }
-    for (const key of Object.keys(t)) {
-      if (key !== 'allow' && key !== 'deny') {
-        return `policy.${caller}.tools has an unknown key "${key}": use allow or deny`
-      }
-      const list = t[key]
-      if (!Array.isArray(list) || !list.every(isPattern)) {
-        return `policy.${caller}.tools.${key} must list full tool names or "prefix.*" patterns`
-      }
+    if (!isObject(tools)) return ['policy tools', caller]
+    for (const key of Object.keys(tools)) {
+      if (key !== 'allow' && key !== 'deny') return ['policy tools key', caller, key]
+      const list = tools[key]
+      if (!Array.isArray(list) || !list.every(isPattern)) return ['policy names', caller, key]
     }
   }
   if (rateLimit !== undefined) {
-    const r = rateLimit as Record<string, unknown>
-    const calls = r !== null && typeof r === 'object' ? own(r, 'calls') : undefined
-    const perMs = r !== null && typeof r === 'object' ? own(r, 'perMs') : undefined
+    const calls = isObject(rateLimit) ? own(rateLimit, 'calls') : undefined
+    const perMs = isObject(rateLimit) ? own(rateLimit, 'perMs') : undefined
     if (
       !Number.isInteger(calls) ||
       (calls as number) < 1 ||
@@ -93,7 +82,7 @@ export function policyProblem(caller: string, entry: unknown): string | undefine
       !(perMs > 0) ||
       !Number.isFinite(perMs)
     ) {
-      return `policy.${caller}.rateLimit must be { calls: positive integer, perMs: positive number }`
+      return ['policy rateLimit', caller]
     }
   }
   return undefined
@@ -132,30 +121,28 @@ export function compileCallerPolicy(
 /** The compiled policy of every caller, with the problems found (each leaves its caller with no tools). */
 export function compilePolicy(policy: Policy | undefined): {
   callers: Record<Caller, CompiledCallerPolicy>
-  problems: { caller: string; message: string }[]
+  problems: Problem[]
 } {
-  const problems: { caller: string; message: string }[] = []
+  const problems: Problem[] = []
   const callers = {} as Record<Caller, CompiledCallerPolicy>
   const given = (policy ?? {}) as Record<string, unknown>
-  if (
-    policy !== undefined &&
-    (policy === null || typeof policy !== 'object' || Array.isArray(policy))
-  ) {
-    problems.push({ caller: '*', message: 'policy must be an object keyed by caller' })
-  }
-  const broken = problems.length > 0
+  const broken = policy !== undefined && !isObject(policy)
+  if (broken) problems.push(['policy'])
+  const denied = new Set<string>()
   for (const key of broken ? [] : Object.keys(given)) {
-    const message = policyProblem(key, own(given, key))
-    if (message) problems.push({ caller: key, message })
+    const problem = policyProblem(key, own(given, key))
+    if (problem) {
+      problems.push(problem)
+      denied.add(key)
+    }
   }
   for (const caller of ['inapp', 'webmcp', 'mcp', 'test', 'human'] as Caller[]) {
-    if (caller === 'human') {
-      callers.human = compileCallerPolicy('human', undefined)
-    } else if (broken || problems.some((p) => p.caller === caller)) {
-      callers[caller] = DENY_ALL
-    } else {
-      callers[caller] = compileCallerPolicy(caller, own(given, caller) as CallerPolicy | undefined)
-    }
+    callers[caller] =
+      caller === 'human'
+        ? compileCallerPolicy('human', undefined)
+        : broken || denied.has(caller)
+          ? DENY_ALL
+          : compileCallerPolicy(caller, own(given, caller) as CallerPolicy | undefined)
   }
   return { callers, problems }
 }

@@ -1,5 +1,6 @@
 import type { InternalConfirmationStore } from './confirmationStore'
 import type { Emitter } from './emitter'
+import type { Problem } from './problem'
 import type { CompiledCallerPolicy, RateLimiter } from './policy'
 import type { SensitivePaths } from './redact'
 import type { ScopeQueue } from './scopeQueue'
@@ -77,7 +78,7 @@ export interface RegistryInternals {
   readonly rateLimiter: RateLimiter
   confirmMode(caller: Caller): ConfirmMode
   /** Development throws with the fix; production emits an `error` event. */
-  misconfigured(code: string, message: string, tool?: string): void
+  misconfigured(code: string, problem: Problem, tool?: string): void
   errorEvent(event: ErrorEvent): void
   /** Copies, checks and freezes what a tool returned; reports and replaces anything else. */
   normalize(raw: unknown, source: ResultSource): ToolResult

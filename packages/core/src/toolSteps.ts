@@ -1,10 +1,13 @@
 import type { Call } from './call'
 import type { ConfirmAnswer } from './confirmFlow'
 import { isObject, isThenable, unref } from './guards'
+import { NODE_ENV_READABLE } from './nodeEnv'
 import { cancelled, toolFailed } from './results'
 import { validateWith } from './schema'
 import type { RegistryInternals } from './toolRecord'
 import type { CheckContext, ProgressEvent, ToolContext, ToolResult } from './types'
+
+declare const process: { env: Record<string, string | undefined> }
 
 /**
  * The two steps that run the app's own code in the scope's slot: `check` (a precondition) and
@@ -88,6 +91,35 @@ class CheckContextImpl implements CheckContext {
   }
 }
 
+/** Development only: a mismatch is reported and the result is kept (the seed's rule). */
+function checkOutput(call: Call, data: unknown): Promise<void> | undefined {
+  const { record, internals } = call
+  const report = (cause: unknown, threwOut: boolean) =>
+    internals.errorEvent({
+      code: 'output_invalid',
+      message: threwOut
+        ? `The output schema of "${record.name}" threw`
+        : `Tool "${record.name}" returned data that does not match its output schema`,
+      tool: record.name,
+      callId: call.callId,
+      cause,
+    })
+  const conclude = (checked: { value: unknown } | { issues: unknown }) => {
+    if ('issues' in checked) report(checked.issues, false)
+  }
+  try {
+    const checked = validateWith(record.def.output!, data)
+    if (!isThenable(checked)) {
+      conclude(checked)
+      return undefined
+    }
+    return Promise.resolve(checked).then(conclude, (cause: unknown) => report(cause, true))
+  } catch (cause) {
+    report(cause, true)
+    return undefined
+  }
+}
+
 export function createToolSteps(internals: RegistryInternals, parts: RunParts): ToolSteps {
   const { limits } = internals
 
@@ -106,40 +138,18 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
 
   function settleValue(value: unknown, call: Call): ToolResult | Promise<ToolResult> {
     const result = internals.normalize(value, call)
-    if (internals.dev && result.status === 'ok' && call.record.def.output) {
+    // Development builds only (production bundles leave the check out), and only in dev mode.
+    if (
+      NODE_ENV_READABLE &&
+      process.env.NODE_ENV !== 'production' &&
+      internals.dev &&
+      result.status === 'ok' &&
+      call.record.def.output
+    ) {
       const checking = checkOutput(call, result.data)
       if (checking) return checking.then(() => result)
     }
     return result
-  }
-
-  /** Development only: a mismatch is reported and the result is kept (the seed's rule). */
-  function checkOutput(call: Call, data: unknown): Promise<void> | undefined {
-    const { record } = call
-    const report = (cause: unknown, threwOut: boolean) =>
-      internals.errorEvent({
-        code: 'output_invalid',
-        message: threwOut
-          ? `The output schema of "${record.name}" threw`
-          : `Tool "${record.name}" returned data that does not match its output schema`,
-        tool: record.name,
-        callId: call.callId,
-        cause,
-      })
-    const conclude = (checked: { value: unknown } | { issues: unknown }) => {
-      if ('issues' in checked) report(checked.issues, false)
-    }
-    try {
-      const checked = validateWith(record.def.output!, data)
-      if (!isThenable(checked)) {
-        conclude(checked)
-        return undefined
-      }
-      return Promise.resolve(checked).then(conclude, (cause: unknown) => report(cause, true))
-    } catch (cause) {
-      report(cause, true)
-      return undefined
-    }
   }
 
   function check(call: Call, input: unknown) {

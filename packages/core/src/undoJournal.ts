@@ -31,11 +31,7 @@ export function createUndoJournal(internals: RegistryInternals): UndoJournal {
     register(call, restore) {
       const { record, callId } = call
       if (typeof restore !== 'function') {
-        internals.misconfigured(
-          'invalid_undo',
-          `ctx.registerUndo() in "${record.name}" takes a function that restores what the run changed`,
-          record.name,
-        )
+        internals.misconfigured('invalid_undo', ['registerUndo', record.name], record.name)
         return
       }
       if (record.disposed) return
