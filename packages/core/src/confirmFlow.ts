@@ -58,12 +58,14 @@ export interface ConfirmFlow {
   withdraw(): void
 }
 
+type ConfirmEnd = 'approved' | 'rejected' | 'expired'
+
 interface Pending {
   readonly record: ToolRecord
   readonly caller: Call['caller']
   /** `call` for step 7 confirmations, `ask` for `ctx.confirm` (the run is already under way). */
   readonly kind: 'call' | 'ask'
-  readonly withdraw: () => void
+  readonly withdraw: () => unknown
 }
 
 const OK_APPROVED = deepFreeze(ok(null))
@@ -190,37 +192,41 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
     })
   }
 
-  function defer(call: Call, value: unknown, prepared: Prepared, onApproved: OnApproved) {
-    const { record } = call
-    const entry = makeEntry(call, value, prepared, 'deferred')
-    const settle = (type: 'approved' | 'rejected' | 'expired', result: ToolResult) => {
-      pending.delete(entry.id)
-      events.emit('confirm', { type, entry, result })
-      return result
-    }
-    const handler: ConfirmationHandler = {
-      check: (edited) => checkEdited(record, edited, call),
-      async approve(checked) {
-        const result = await onApproved(checked ? checked.value : value)
-        return settle('approved', result)
-      },
-      async reject() {
-        return settle('rejected', REJECTED)
-      },
-      expire() {
-        settle('expired', EXPIRED)
-      },
-    }
-    pending.set(entry.id, {
-      record,
-      caller: call.caller,
-      kind: 'call',
-      withdraw() {
-        if (confirmations.remove(entry.id)) settle('rejected', WITHDRAWN)
-      },
-    })
+  /** Files an entry: pending (with what withdraws it), in the store, and announced. */
+  function file(
+    call: Call,
+    entry: ConfirmationEntry,
+    kind: Pending['kind'],
+    handler: ConfirmationHandler,
+    withdraw: () => void,
+  ): void {
+    pending.set(entry.id, { record: call.record, caller: call.caller, kind, withdraw })
     confirmations.add(entry, handler)
     events.emit('confirm', { type: 'requested', entry })
+  }
+
+  /** An entry's end: no longer pending, and its outcome announced. */
+  function ended(entry: ConfirmationEntry, type: ConfirmEnd, result: ToolResult): ToolResult {
+    pending.delete(entry.id)
+    events.emit('confirm', { type, entry, result })
+    return result
+  }
+
+  function defer(call: Call, value: unknown, prepared: Prepared, onApproved: OnApproved) {
+    const entry = makeEntry(call, value, prepared, 'deferred')
+    file(
+      call,
+      entry,
+      'call',
+      {
+        check: (edited) => checkEdited(call.record, edited, call),
+        approve: async (checked) =>
+          ended(entry, 'approved', await onApproved(checked ? checked.value : value)),
+        reject: async () => ended(entry, 'rejected', REJECTED),
+        expire: () => ended(entry, 'expired', EXPIRED),
+      },
+      () => confirmations.remove(entry.id) && ended(entry, 'rejected', WITHDRAWN),
+    )
     const result: ToolResult = {
       status: 'needs_confirmation',
       confirmId: entry.id,
@@ -236,43 +242,38 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
     prepared: Prepared,
     onApproved: OnApproved,
   ): Promise<ToolResult> {
-    const { record } = call
     const entry = makeEntry(call, value, prepared, 'inline')
     return new Promise<ToolResult>((resolve) => {
-      const end = (type: 'approved' | 'rejected' | 'expired', result: ToolResult) => {
-        pending.delete(entry.id)
-        events.emit('confirm', { type, entry, result })
-        resolve(result)
+      const end = (type: ConfirmEnd, result: ToolResult) => {
+        resolve(ended(entry, type, result))
         return result
       }
-      const handler: ConfirmationHandler = {
-        check: (edited) => checkEdited(record, edited, call),
-        approve(checked) {
-          pending.delete(entry.id)
-          call.onAbort(undefined)
-          call.resumeAfterPerson()
-          return onApproved(checked ? checked.value : value).then((result) =>
-            end('approved', result),
-          )
-        },
-        async reject() {
-          call.onAbort(undefined)
-          return end('rejected', call.settle(REJECTED))
-        },
-        expire() {
-          call.onAbort(undefined)
-          end('expired', call.settle(EXPIRED))
-        },
-      }
       call.awaitPerson()
-      pending.set(entry.id, {
-        record,
-        caller: call.caller,
-        kind: 'call',
-        withdraw: () => call.abort('policy'),
-      })
-      confirmations.add(entry, handler)
-      events.emit('confirm', { type: 'requested', entry })
+      file(
+        call,
+        entry,
+        'call',
+        {
+          check: (edited) => checkEdited(call.record, edited, call),
+          approve(checked) {
+            pending.delete(entry.id)
+            call.onAbort(undefined)
+            call.resumeAfterPerson()
+            return onApproved(checked ? checked.value : value).then((result) =>
+              end('approved', result),
+            )
+          },
+          async reject() {
+            call.onAbort(undefined)
+            return end('rejected', call.settle(REJECTED))
+          },
+          expire() {
+            call.onAbort(undefined)
+            end('expired', call.settle(EXPIRED))
+          },
+        },
+        () => call.abort('policy'),
+      )
       // Stopped while the person decides (signal, Stop, withdrawal): the entry goes away unanswered.
       call.onAbort((by) => {
         confirmations.remove(entry.id)
@@ -297,35 +298,24 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
     const entry = makeEntry(call, undefined, prepared, 'inline')
     let decide!: (answer: ConfirmAnswer) => void
     const decision = new Promise<ConfirmAnswer>((resolve) => (decide = resolve))
-    const end = (
-      type: 'approved' | 'rejected' | 'expired',
-      answer: ConfirmAnswer,
-      result: ToolResult,
-    ) => {
-      pending.delete(entry.id)
+    const end = (type: ConfirmEnd, answer: ConfirmAnswer, result: ToolResult) => {
       decide(answer)
-      events.emit('confirm', { type, entry, result })
-      return result
+      return ended(entry, type, result)
     }
-    confirmations.add(entry, {
-      approve: async () => end('approved', { approved: true }, OK_APPROVED),
-      reject: async (reason) =>
-        end('rejected', reason ? { approved: false, reason } : { approved: false }, REJECTED),
-      expire() {
-        end('expired', { approved: false, reason: 'expired' }, EXPIRED)
+    file(
+      call,
+      entry,
+      'ask',
+      {
+        approve: async () => end('approved', { approved: true }, OK_APPROVED),
+        reject: async (reason) =>
+          end('rejected', reason ? { approved: false, reason } : { approved: false }, REJECTED),
+        expire: () => end('expired', { approved: false, reason: 'expired' }, EXPIRED),
       },
-    })
-    pending.set(entry.id, {
-      record,
-      caller: call.caller,
-      kind: 'ask',
-      withdraw() {
-        if (confirmations.remove(entry.id)) {
-          end('rejected', { approved: false, reason: 'withdrawn' }, WITHDRAWN)
-        }
-      },
-    })
-    events.emit('confirm', { type: 'requested', entry })
+      () =>
+        confirmations.remove(entry.id) &&
+        end('rejected', { approved: false, reason: 'withdrawn' }, WITHDRAWN),
+    )
     // Waiting on a person does not count toward the run's deadline.
     call.deadline.pause()
     try {
