@@ -1,7 +1,9 @@
 import { reportError } from '../createToolmark'
+import type { Problem } from '../problem'
 import { isStandardSchema } from '../schema'
 import type { JsonSchema, Toolmark } from '../types'
 import { jsonSchemaOf } from '../jsonSchema'
+import { formMessage } from './formMessages'
 import { compileFormSchema } from './formSchema'
 import { splitIntoSteps, stepsProblem } from './formSteps'
 import { registerFormTools, type FormSource } from './registerFormTools'
@@ -20,9 +22,10 @@ export function deadFormTools(name: string): FormTools {
 }
 
 /** A misconfigured form: development throws with the fix, production reports and registers nothing. */
-export function formProblem(tm: Toolmark, api: string, name: string, message: string): FormTools {
-  if (tm.dev) throw new Error(`[toolmark] ${api}("${name}"): ${message}`)
-  reportError(tm, { code: 'invalid_form', message: `${api}("${name}"): ${message}` })
+export function formProblem(tm: Toolmark, api: string, name: string, problem: Problem): FormTools {
+  const message = `${api}("${name}"): ${formMessage(problem)}`
+  if (tm.dev) throw new Error(`[toolmark] ${message}`)
+  reportError(tm, { code: 'invalid_form', message })
   return deadFormTools(name)
 }
 
@@ -36,9 +39,6 @@ export function formJsonSchemaOf(
 ): JsonSchema | undefined {
   return given ?? jsonSchemaOf(schema).schema
 }
-
-export const NO_JSON_SCHEMA =
-  'has no JSON Schema: use zod ≥ 4.2 (or any schema with Standard JSON Schema), or pass `jsonSchema`'
 
 /**
  * Registers a form's tools on a registry: `<name>.fill`, `<name>.submit`, `<name>.state`, and
@@ -63,14 +63,14 @@ export function createFormTools<TValues = Record<string, unknown>>(
   options: FormToolsOptions<TValues>,
 ): FormTools {
   const label = typeof options?.name === 'string' ? options.name : ''
-  const fail = (message: string) => formProblem(tm, 'createFormTools', label, message)
+  const fail = (problem: Problem) => formProblem(tm, 'createFormTools', label, problem)
   const problem = configProblem(adapter, options)
   if (problem) return fail(problem)
 
   const formSchema = formJsonSchemaOf(options.schema, options.jsonSchema)
-  if (!formSchema) return fail(`the schema ${NO_JSON_SCHEMA}`)
+  if (!formSchema) return fail(['no JSON Schema'])
   const root = compileFormSchema(formSchema)
-  if (root.kind !== 'object') return fail('the form schema must describe an object of fields')
+  if (root.kind !== 'object') return fail(['not an object'])
 
   const own = adapter as FormAdapter<unknown>
   const lookups = options.options ?? {}
@@ -96,7 +96,7 @@ export function createFormTools<TValues = Record<string, unknown>>(
     const stepOptions: Record<string, FormOptionsLookup> = {}
     for (const [field, lookup] of Object.entries(lookups)) {
       const at = split.toView(field)
-      if (at === undefined) return fail(`options["${field}"]: no step shows that field`)
+      if (at === undefined) return fail(['unshown lookup', field])
       stepOptions[at] = lookup
     }
     source = {
@@ -113,33 +113,29 @@ export function createFormTools<TValues = Record<string, unknown>>(
 }
 
 /** Problems of the options every form's tools share; `undefined` when there are none. */
-export function baseOptionsProblem(o: Record<string, unknown>): string | undefined {
-  if (typeof o.name !== 'string' || o.name === '') return 'give the form a `name` (e.g. "ticket")'
-  if (typeof o.description !== 'string' || o.description.trim() === '') {
-    return 'give the form a `description`: tell the model what the form is for'
-  }
+export function baseOptionsProblem(o: Record<string, unknown>): Problem | undefined {
+  if (typeof o.name !== 'string' || o.name === '') return ['name']
+  if (typeof o.description !== 'string' || o.description.trim() === '') return ['description']
   if (o.options !== undefined) {
-    if (o.options === null || typeof o.options !== 'object') {
-      return '`options` must map field paths to lookup functions'
-    }
+    if (o.options === null || typeof o.options !== 'object') return ['lookups']
     for (const [field, fn] of Object.entries(o.options)) {
-      if (typeof fn !== 'function') return `options["${field}"] must be a function`
+      if (typeof fn !== 'function') return ['lookup', field]
     }
   }
   if (o.submitSummary !== undefined && typeof o.submitSummary !== 'function') {
-    return '`submitSummary` must be a function (values) => string'
+    return ['submitSummary']
   }
   if (o.onStepChange !== undefined && typeof o.onStepChange !== 'function') {
-    return '`onStepChange` must be a function (stepId) => void'
+    return ['onStepChange']
   }
   return undefined
 }
 
-/** Problems of a form adapter; `undefined` when it has every method. */
-export function adapterProblem(adapter: unknown, what = 'the adapter'): string | undefined {
+/** The first method a form adapter lacks; `undefined` when it has every one. */
+export function missingMethod(adapter: unknown): string | undefined {
   const a = adapter as Record<string, unknown> | null
   for (const method of ['getValues', 'setValues', 'dirtyPaths', 'submit', 'fields']) {
-    if (!a || typeof a[method] !== 'function') return `${what} has no ${method}() function`
+    if (!a || typeof a[method] !== 'function') return method
   }
   return undefined
 }
@@ -148,20 +144,14 @@ export function adapterProblem(adapter: unknown, what = 'the adapter'): string |
 export const isPatternList = (value: unknown) =>
   value === undefined || (Array.isArray(value) && value.every((p) => typeof p === 'string'))
 
-function configProblem(adapter: unknown, options: unknown): string | undefined {
-  if (options === null || typeof options !== 'object') {
-    return 'options must be an object { name, description, schema, … }'
-  }
+function configProblem(adapter: unknown, options: unknown): Problem | undefined {
+  if (options === null || typeof options !== 'object') return ['options']
   const o = options as Record<string, unknown>
   const base = baseOptionsProblem(o)
   if (base) return base
-  if (!isStandardSchema(o.schema)) {
-    return '`schema` must be a Standard Schema (the zod schema the form’s resolver uses)'
-  }
-  const broken = adapterProblem(adapter)
-  if (broken) return broken
-  if (!isPatternList(o.sensitive)) {
-    return '`sensitive` must be a list of paths (e.g. ["password", "cards[].cvc"])'
-  }
+  if (!isStandardSchema(o.schema)) return ['schema']
+  const missing = missingMethod(adapter)
+  if (missing) return ['adapter', missing]
+  if (!isPatternList(o.sensitive)) return ['sensitive']
   return undefined
 }

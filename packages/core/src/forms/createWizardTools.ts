@@ -1,12 +1,12 @@
+import type { Problem } from '../problem'
 import { isStandardSchema } from '../schema'
 import type { JsonSchema, Toolmark } from '../types'
 import { combineSteps } from './combineSteps'
 import {
-  NO_JSON_SCHEMA,
-  adapterProblem,
   baseOptionsProblem,
   formProblem,
   isPatternList,
+  missingMethod,
   formJsonSchemaOf,
 } from './createFormTools'
 import { compileFormSchema } from './formSchema'
@@ -40,10 +40,8 @@ export function createWizardTools<TValues = Record<string, unknown>>(
   options: WizardToolsOptions<TValues>,
 ): FormTools {
   const label = typeof options?.name === 'string' ? options.name : ''
-  const fail = (message: string) => formProblem(tm, 'createWizardTools', label, message)
-  if (options === null || typeof options !== 'object') {
-    return fail('options must be an object { name, description, steps, onSubmit, … }')
-  }
+  const fail = (problem: Problem) => formProblem(tm, 'createWizardTools', label, problem)
+  if (options === null || typeof options !== 'object') return fail(['wizard options'])
   const problem =
     baseOptionsProblem(options as unknown as Record<string, unknown>) ?? stepsProblem(options)
   if (problem) return fail(problem)
@@ -52,10 +50,8 @@ export function createWizardTools<TValues = Record<string, unknown>>(
   const jsonSchemas: JsonSchema[] = []
   for (const step of steps) {
     const json = formJsonSchemaOf(step.schema, step.jsonSchema)
-    if (!json) return fail(`the schema of step "${step.id}" ${NO_JSON_SCHEMA}`)
-    if (compileFormSchema(json).kind !== 'object') {
-      return fail(`the schema of step "${step.id}" must describe an object of fields`)
-    }
+    if (!json) return fail(['step no JSON Schema', step.id])
+    if (compileFormSchema(json).kind !== 'object') return fail(['step not an object', step.id])
     jsonSchemas.push(json)
   }
   const combined = combineSteps(steps, jsonSchemas, (values, o) =>
@@ -87,38 +83,25 @@ export function createWizardTools<TValues = Record<string, unknown>>(
   )
 }
 
-function stepsProblem(options: WizardToolsOptions<any>): string | undefined {
-  if (typeof options.onSubmit !== 'function') {
-    return 'give the wizard an `onSubmit(values)`: it gets every step’s values under its id'
-  }
+function stepsProblem(options: WizardToolsOptions<any>): Problem | undefined {
+  if (typeof options.onSubmit !== 'function') return ['onSubmit']
   const steps: unknown = options.steps
-  if (!Array.isArray(steps) || steps.length === 0) {
-    return '`steps` must be a list of { id, title?, adapter, schema } (at least one step)'
-  }
+  if (!Array.isArray(steps) || steps.length === 0) return ['wizard steps']
   const ids = new Set<string>()
   for (const step of steps as unknown[]) {
     const s = (isPlainObject(step) ? step : {}) as Record<string, unknown>
-    if (!isStepId(s.id)) {
-      return `step id ${JSON.stringify(s.id)} is invalid: use letters, digits, "_" or "-"`
-    }
-    if (ids.has(s.id)) return `two steps have the id "${s.id}": give each step its own id`
+    if (!isStepId(s.id)) return ['step id', String(JSON.stringify(s.id))]
+    if (ids.has(s.id)) return ['step twice', s.id]
     ids.add(s.id)
-    if (s.title !== undefined && typeof s.title !== 'string') {
-      return `step "${s.id}" has a title that is not a string`
-    }
-    if (!isStandardSchema(s.schema)) {
-      return `step "${s.id}" needs a \`schema\`: the Standard Schema its form's resolver uses`
-    }
-    const broken = adapterProblem(s.adapter, `the adapter of step "${s.id}"`)
-    if (broken) return broken
-    if (!isPatternList(s.sensitive)) {
-      return `step "${s.id}": \`sensitive\` must be a list of paths (e.g. ["password"])`
-    }
+    if (s.title !== undefined && typeof s.title !== 'string') return ['step title', s.id]
+    if (!isStandardSchema(s.schema)) return ['step schema', s.id]
+    const missing = missingMethod(s.adapter)
+    if (missing) return ['step adapter', s.id, missing]
+    if (!isPatternList(s.sensitive)) return ['step sensitive', s.id]
     if (s.options !== undefined) {
-      if (!isPlainObject(s.options)) return `step "${s.id}": \`options\` must map fields to lookups`
+      if (!isPlainObject(s.options)) return ['step lookups', s.id]
       for (const [field, fn] of Object.entries(s.options)) {
-        if (typeof fn !== 'function')
-          return `step "${s.id}": options["${field}"] must be a function`
+        if (typeof fn !== 'function') return ['step lookup', s.id, field]
       }
     }
   }

@@ -1,3 +1,4 @@
+import type { Problem } from '../problem'
 import { issuePath } from '../schema'
 import type { JsonSchema, ResultIssue, StandardSchemaIssue, StandardSchemaV1 } from '../types'
 import type { FormNode } from './formSchema'
@@ -42,42 +43,30 @@ function uncovered(node: FormNode, path: string, fields: readonly string[], out:
   for (const [key, child] of node.props) uncovered(child, joinPath(path, key), fields, out)
 }
 
-/** What is wrong with a one-form wizard's `steps`, with the fix; `undefined` when nothing. */
-export function stepsProblem(steps: unknown, root: FormNode): string | undefined {
-  if (!Array.isArray(steps) || steps.length === 0) {
-    return '`steps` must be a list of { id, title?, fields } (at least one step)'
-  }
+/** What is wrong with a one-form wizard's `steps`; `undefined` when nothing. */
+export function stepsProblem(steps: unknown, root: FormNode): Problem | undefined {
+  if (!Array.isArray(steps) || steps.length === 0) return ['steps']
   const ids = new Set<string>()
   const all: string[] = []
   for (const step of steps as unknown[]) {
     const s = (isPlainObject(step) ? step : {}) as Record<string, unknown>
-    if (!isStepId(s.id)) {
-      return `step id ${JSON.stringify(s.id)} is invalid: use letters, digits, "_" or "-"`
-    }
-    if (ids.has(s.id)) return `two steps have the id "${s.id}": give each step its own id`
+    if (!isStepId(s.id)) return ['step id', String(JSON.stringify(s.id))]
+    if (ids.has(s.id)) return ['step twice', s.id]
     ids.add(s.id)
-    if (s.title !== undefined && typeof s.title !== 'string') {
-      return `step "${s.id}" has a title that is not a string`
-    }
-    if (!Array.isArray(s.fields) || s.fields.length === 0) {
-      return `step "${s.id}" needs \`fields\`: the form paths it shows (e.g. ["email"])`
-    }
+    if (s.title !== undefined && typeof s.title !== 'string') return ['step title', s.id]
+    if (!Array.isArray(s.fields) || s.fields.length === 0) return ['step fields', s.id]
     for (const field of s.fields as unknown[]) {
       if (typeof field !== 'string' || field === '' || !nodeAt(root, field)) {
-        return `step "${s.id}" lists ${JSON.stringify(field)}, which is not a field of the form's schema`
+        return ['step field', s.id, String(JSON.stringify(field))]
       }
       const overlap = all.find((f) => isAtOrBelow(f, field) || isAtOrBelow(field, f))
-      if (overlap !== undefined) {
-        return `"${overlap}" and "${field}" are listed twice (or one inside the other): list each field in one step`
-      }
+      if (overlap !== undefined) return ['field twice', overlap, field]
       all.push(field)
     }
   }
   const missing: string[] = []
   uncovered(root, '', all, missing)
-  if (missing.length > 0) {
-    return `no step shows ${missing.map((m) => `"${m}"`).join(', ')}: list every field of the form in a step`
-  }
+  if (missing.length > 0) return ['unshown fields', missing.map((m) => `"${m}"`).join(', ')]
   return undefined
 }
 
