@@ -1,3 +1,4 @@
+import { NODE_ENV_READABLE } from '../nodeEnv'
 import type { JsonSchema } from '../types'
 import { aiSdkValidate } from './aiSdkValidate'
 import { createModelCall } from './callForModel'
@@ -18,6 +19,8 @@ import type {
 } from './pageToolTypes'
 import { renderSummary } from './renderSummary'
 import { invalidArgs, parseArgs } from './toolArgs'
+
+declare const process: { env: Record<string, string | undefined> }
 
 const RESULTS_TEXT = [
   'Results: ok (data), invalid (fix issues[].path and retry), refused (code says why),',
@@ -130,22 +133,29 @@ export function pageTools<TSchema>(
   options: AiSdkPageToolsOptions<TSchema> & { mode?: 'stable' },
 ): { page_call: AiSdkPageTool<TSchema>; page_describe: AiSdkPageTool<TSchema> }
 export function pageTools(client: PageClient, options: PageToolsOptions): unknown {
+  // Development builds name the fix; production builds carry a short message.
   const format = (options as { format?: unknown }).format
   if (format !== 'openai' && format !== 'anthropic' && format !== 'ai-sdk') {
     throw new TypeError(
-      `pageTools: unknown format ${JSON.stringify(format)}; use 'openai', 'anthropic' or 'ai-sdk'`,
+      NODE_ENV_READABLE && process.env.NODE_ENV !== 'production'
+        ? `pageTools: unknown format ${JSON.stringify(format)}; use 'openai', 'anthropic' or 'ai-sdk'`
+        : 'pageTools: format',
     )
   }
   if (options.format === 'ai-sdk' && typeof options.jsonSchema !== 'function') {
     throw new TypeError(
-      "pageTools: the 'ai-sdk' format needs the SDK's schema helper: " +
-        "pageTools(client, { format: 'ai-sdk', jsonSchema }) with `import { jsonSchema } from 'ai'`",
+      NODE_ENV_READABLE && process.env.NODE_ENV !== 'production'
+        ? "pageTools: the 'ai-sdk' format needs the SDK's schema helper: " +
+            "pageTools(client, { format: 'ai-sdk', jsonSchema }) with `import { jsonSchema } from 'ai'`"
+        : 'pageTools: jsonSchema',
     )
   }
   const mode = options.mode ?? 'stable'
   if (mode !== 'stable' && mode !== 'direct') {
     throw new TypeError(
-      `pageTools: unknown mode ${JSON.stringify(mode)}; use 'stable' (default) or 'direct'`,
+      NODE_ENV_READABLE && process.env.NODE_ENV !== 'production'
+        ? `pageTools: unknown mode ${JSON.stringify(mode)}; use 'stable' (default) or 'direct'`
+        : 'pageTools: mode',
     )
   }
   const { clientId } = options

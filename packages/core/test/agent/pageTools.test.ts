@@ -338,4 +338,22 @@ describe('pageTools', () => {
     const { client } = page(helpdesk)
     expect(() => pageTools(client, { format: 'gemini' } as never)).toThrow(/unknown format/)
   })
+
+  it('throws short messages in a production build', () => {
+    const { client } = page(helpdesk)
+    vi.stubEnv('NODE_ENV', 'production')
+    try {
+      expect(() => pageTools(client, { format: 'gemini' } as never)).toThrow(
+        new TypeError('pageTools: format'),
+      )
+      expect(() => pageTools(client, { format: 'ai-sdk' } as never)).toThrow(
+        new TypeError('pageTools: jsonSchema'),
+      )
+      expect(() => pageTools(client, { format: 'openai', mode: 'all' } as never)).toThrow(
+        new TypeError('pageTools: mode'),
+      )
+    } finally {
+      vi.unstubAllEnvs()
+    }
+  })
 })
