@@ -1,7 +1,7 @@
 import { createCallPipeline } from './callPipeline'
 import { createConfirmationStore } from './confirmationStore'
 import { createEmitter } from './emitter'
-import { isAbortSignal, isObject, own } from './guards'
+import { isAbortSignal, isObject } from './guards'
 import { randomId } from './ids'
 import { createManifests } from './manifest'
 import { isSegment, joinName, nameLabel, toLlmName } from './names'
@@ -58,34 +58,21 @@ const defaultDev = (): boolean => !NODE_ENV_READABLE || process.env.NODE_ENV !==
  * await tm.call('greet') // { status: 'ok', data: 'hello' }
  */
 export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
-  // Own properties only, here and in the policy: a polluted Object.prototype configures nothing.
-  const given: object = isObject(options) ? options : {}
-  const opts: ToolmarkOptions = {
-    dev: own(given, 'dev') as ToolmarkOptions['dev'],
-    policy: own(given, 'policy') as ToolmarkOptions['policy'],
-    confirm: own(given, 'confirm') as ToolmarkOptions['confirm'],
-    limits: own(given, 'limits') as ToolmarkOptions['limits'],
-    jsonSchema: own(given, 'jsonSchema') as ToolmarkOptions['jsonSchema'],
-  }
-  const dev = typeof opts.dev === 'boolean' ? opts.dev : defaultDev()
+  const read = readOptions(options)
+  const dev = read.dev ?? defaultDev()
+  const { limits, converter } = read
   const events = createEmitter()
   const errorEvent = (event: ErrorEvent) => events.emit('error', event)
 
   // Problems found while creating the registry are reported once listeners can be attached.
   const startup: ErrorEvent[] = []
-  const read = readOptions(options)
   for (const problem of read.problems) {
     const message = problemMessage(problem)
     if (dev) throw new Error(`[toolmark] ${message}`)
     startup.push({ code: 'invalid_options', message })
   }
-  const { limits } = read
-  const converter = typeof opts.jsonSchema === 'function' ? opts.jsonSchema : undefined
-  const confirmOf = (caller: 'inapp' | 'test'): ConfirmMode =>
-    isObject(opts.confirm) && own(opts.confirm, caller) === 'inline' ? 'inline' : 'deferred'
   const confirmModes: Record<Caller, ConfirmMode> = {
-    inapp: confirmOf('inapp'),
-    test: confirmOf('test'),
+    ...read.confirm,
     webmcp: 'inline',
     mcp: 'inline',
     human: 'inline',
@@ -94,7 +81,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const llmNames = new Map<string, ToolRecord>()
   const subscribers = createSubscribable<[number]>({ report: errorEvent, label: 'tm.subscribe' })
   const scopeNodes = new WeakMap<Scope, ScopeNode>()
-  let policy = applyPolicy(opts.policy, (event) => startup.push(event))
+  let policy = applyPolicy(read.policy as Policy | undefined, (event) => startup.push(event))
   let rev = 0
   /** Bumped by every change (several may share one revision): what access answers depend on. */
   let generation = 0

@@ -1,6 +1,7 @@
 import { isObject, own } from './guards'
 import type { Problem } from './problem'
-import type { Limits } from './types'
+import type { JsonSchemaConverter } from './jsonSchema'
+import type { ConfirmMode, Limits } from './types'
 
 /** Every limit's default (DESIGN §3.9). */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -21,23 +22,36 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 /** The options `createToolmark` takes. */
 export const OPTION_KEYS = ['dev', 'policy', 'confirm', 'limits', 'jsonSchema']
 
+/** `createToolmark`'s options as the registry uses them, and what is wrong with them. */
+export interface ReadOptions {
+  problems: Problem[]
+  /** `undefined` when not given as a boolean (the build decides). */
+  dev: boolean | undefined
+  policy: unknown
+  /** The confirmation modes of the two configurable callers. */
+  confirm: { inapp: ConfirmMode; test: ConfirmMode }
+  /** The valid limits given, the defaults for the others (fail closed). */
+  limits: Readonly<Limits>
+  converter: JsonSchemaConverter | undefined
+}
+
 /**
- * Reads `createToolmark`'s options (the policy apart): what is wrong with them, and the limits to
- * use — the valid ones given, the defaults for the others (fail closed).
+ * Reads `createToolmark`'s options, own properties only: a polluted `Object.prototype`
+ * configures nothing. The policy is compiled apart.
  */
-export function readOptions(options: unknown): { problems: Problem[]; limits: Readonly<Limits> } {
+export function readOptions(options: unknown): ReadOptions {
   const problems: Problem[] = []
   const limits: Limits = { ...DEFAULT_LIMITS }
+  const o = isObject(options) ? options : {}
   if (options !== undefined && !isObject(options)) problems.push(['options'])
-  if (!isObject(options)) return { problems, limits: Object.freeze(limits) }
-  for (const key of Object.keys(options)) {
+  for (const key of Object.keys(o)) {
     if (!OPTION_KEYS.includes(key)) problems.push(['unknown option', key])
   }
-  const dev = own(options, 'dev')
+  const dev = own(o, 'dev')
   if (dev !== undefined && typeof dev !== 'boolean') problems.push(['dev'])
-  const jsonSchema = own(options, 'jsonSchema')
+  const jsonSchema = own(o, 'jsonSchema')
   if (jsonSchema !== undefined && typeof jsonSchema !== 'function') problems.push(['jsonSchema'])
-  const confirm = own(options, 'confirm')
+  const confirm = own(o, 'confirm')
   if (confirm !== undefined && !isObject(confirm)) problems.push(['confirm'])
   else if (confirm !== undefined) {
     for (const [key, mode] of Object.entries(confirm)) {
@@ -46,7 +60,7 @@ export function readOptions(options: unknown): { problems: Problem[]; limits: Re
       }
     }
   }
-  const given = own(options, 'limits')
+  const given = own(o, 'limits')
   if (given !== undefined && !isObject(given)) problems.push(['limits'])
   else if (given !== undefined) {
     for (const [key, v] of Object.entries(given)) {
@@ -60,5 +74,14 @@ export function readOptions(options: unknown): { problems: Problem[]; limits: Re
       } else if (v !== undefined) problems.push(['limit', key])
     }
   }
-  return { problems, limits: Object.freeze(limits) }
+  const modeOf = (caller: string): ConfirmMode =>
+    isObject(confirm) && own(confirm, caller) === 'inline' ? 'inline' : 'deferred'
+  return {
+    problems,
+    dev: typeof dev === 'boolean' ? dev : undefined,
+    policy: own(o, 'policy'),
+    confirm: { inapp: modeOf('inapp'), test: modeOf('test') },
+    limits: Object.freeze(limits),
+    converter: typeof jsonSchema === 'function' ? (jsonSchema as JsonSchemaConverter) : undefined,
+  }
 }
