@@ -165,7 +165,7 @@ export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
    * new schema object instead).
    */
   input?: StandardSchemaV1<unknown, TInput>
-  /** Output schema, checked in development only. */
+  /** Output schema, checked in development only (development mode in a development build). */
   output?: StandardSchemaV1<unknown, TOutput>
   /**
    * Explicit JSON Schema for the manifest (overrides the schema's own). Copied and frozen once
@@ -290,7 +290,12 @@ export type ConfirmMode = 'deferred' | 'inline'
 
 /** Options of `createToolmark`. */
 export interface ToolmarkOptions {
-  /** Development mode: misconfigurations throw, outputs are validated. Default: `NODE_ENV !== 'production'`. */
+  /**
+   * Development mode: misconfigurations throw (else they are `error` events and fail closed), and
+   * outputs are validated. Default: `NODE_ENV !== 'production'`. A production build (bundlers
+   * write `'production'` for `process.env.NODE_ENV`) leaves out output validation and the texts
+   * that name the fix whatever this says: its misconfiguration messages are short phrases.
+   */
   dev?: boolean
   policy?: Policy
   /** Confirmation mode for `inapp` (default deferred) and `test` (default deferred). */
