@@ -54,6 +54,10 @@ export interface UseWizardToolOptions<TValues = Record<string, any>> {
   toolmark?: Toolmark
 }
 
+// Bundlers replace `process.env.NODE_ENV` with a string literal, so production builds drop the
+// development warning below; declared here so the kit does not depend on Node's types.
+declare const process: { env: { NODE_ENV?: string } }
+
 const warned = new Set<string>()
 
 /** The same array as last time while its items are the same, so it can be an effect dependency. */
@@ -141,7 +145,12 @@ export function useWizardTool<TValues = Record<string, any>>(
     }>
     const steps: WizardStep[] = described.map((s, k) => {
       const formOf = () => latest.current.steps[k].form as AnyForm
-      if (tm.dev && !controls[k]._options.resolver && !warned.has(`${name}.${s.id}`)) {
+      if (
+        process.env.NODE_ENV !== 'production' &&
+        tm.dev &&
+        !controls[k]._options.resolver &&
+        !warned.has(`${name}.${s.id}`)
+      ) {
         warned.add(`${name}.${s.id}`)
         console.warn(
           `[toolmark] useWizardTool("${name}"): the form of step "${s.id}" has no resolver, so ` +
