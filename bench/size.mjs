@@ -1,7 +1,8 @@
 // The bundle budget: what each typical import costs an app, minified and gzipped, in production.
 // `npm run size` fails when a figure grows more than 1 % over the one recorded in bench/size.json;
 // `npm run size -- --update` records the current figures on purpose (commit the file with the
-// change that explains them). Sources are bundled through the tsconfig paths, the way an app's
+// change that explains them); `npm run size -- --why` also lists the modules that weigh most in
+// each bundle (minified bytes each contributes, before gzip). Sources are bundled through the tsconfig paths, the way an app's
 // bundler sees the published entries; React, React DOM, zod, react-hook-form and TanStack Query are
 // external, as the app has them anyway.
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -92,15 +93,24 @@ async function measure(code) {
     define: { 'process.env.NODE_ENV': '"production"' },
     write: false,
     logLevel: 'silent',
+    metafile: true,
+    outfile: path.join(root, 'size-entry.js'),
   })
   const output = result.outputFiles[0].contents
-  return { min: output.length, gzip: gzipSync(output, { level: 9 }).length }
+  const [bundle] = Object.values(result.metafile.outputs)
+  const modules = Object.entries(bundle.inputs)
+    .map(([file, { bytesInOutput }]) => [file, bytesInOutput])
+    .filter(([, bytes]) => bytes > 0)
+    .sort((a, b) => b[1] - a[1])
+  return { min: output.length, gzip: gzipSync(output, { level: 9 }).length, modules }
 }
 
 const kB = (bytes) => `${(bytes / 1024).toFixed(1)} kB`
 const mB = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(2)} MB` : kB(bytes))
 
 const update = process.argv.includes('--update')
+const why = process.argv.includes('--why')
+const WHY_TOP = 12
 const readRecord = () => {
   try {
     return JSON.parse(readFileSync(recordFile, 'utf8'))
@@ -113,8 +123,15 @@ const recorded = readRecord()
 const figures = {}
 const problems = []
 const rows = []
+const whyRows = []
 for (const scenario of SCENARIOS) {
-  const { min, gzip } = await measure(scenario.code)
+  const { min, gzip, modules } = await measure(scenario.code)
+  if (why) {
+    whyRows.push(`${scenario.label} (${kB(gzip)} gzip, ${modules.length} modules):`)
+    for (const [file, bytes] of modules.slice(0, WHY_TOP)) {
+      whyRows.push(`  ${String(bytes).padStart(6)} B  ${file}`)
+    }
+  }
   figures[scenario.id] = gzip
   const before = recorded[scenario.id]
   let verdict
@@ -143,6 +160,7 @@ console.log(
   'Bundle sizes (esbuild, minified + gzip level 9, NODE_ENV=production; peers external)\n',
 )
 for (const row of rows) console.log('  ' + row.map((cell, i) => cell.padEnd(widths[i])).join('   '))
+if (why) console.log(`\nHeaviest modules (minified bytes in the bundle):\n${whyRows.join('\n')}`)
 console.log('\nPeers, measured the same way:')
 for (const [label, bytes] of PEERS) console.log(`  ${label.padEnd(widths[0])}   ${mB(bytes)}`)
 
