@@ -39,7 +39,7 @@ export function createManifests(
         reported.add(conversion)
         internals.errorEvent({
           code: 'json_schema_failed',
-          message: `The input JSON Schema of "${record.name}" could not be produced (reported once for every tool sharing its schema object)`,
+          message: `The input JSON Schema of "${record.name}" could not be produced`,
           tool: record.name,
           cause: conversion.cause,
         })
