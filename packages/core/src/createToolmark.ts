@@ -313,13 +313,13 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     const hints = hintsOf(def)
     const cls = toolClass(hints)
     if (
-      NODE_ENV_READABLE &&
-      process.env.NODE_ENV !== 'production' &&
       dev &&
       (cls === 'consequential' || cls === 'destructive') &&
       def.summary === undefined &&
       def.confirmation === undefined &&
-      !warned.has(name)
+      !warned.has(name) &&
+      NODE_ENV_READABLE &&
+      process.env.NODE_ENV !== 'production'
     ) {
       warned.add(name)
       console.warn(

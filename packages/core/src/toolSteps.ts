@@ -138,13 +138,14 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
 
   function settleValue(value: unknown, call: Call): ToolResult | Promise<ToolResult> {
     const result = internals.normalize(value, call)
-    // Development builds only (production bundles leave the check out), and only in dev mode.
+    // Dev mode in a development build only: production bundles leave the check out. The cheap
+    // tests come first, so unbundled Node reads `process.env` only for tools with an output.
     if (
-      NODE_ENV_READABLE &&
-      process.env.NODE_ENV !== 'production' &&
       internals.dev &&
       result.status === 'ok' &&
-      call.record.def.output
+      call.record.def.output &&
+      NODE_ENV_READABLE &&
+      process.env.NODE_ENV !== 'production'
     ) {
       const checking = checkOutput(call, result.data)
       if (checking) return checking.then(() => result)
