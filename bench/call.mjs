@@ -270,6 +270,77 @@ const warm50 = registry(50)
 warm50.manifest()
 const repeated50 = timeSync(() => warm50.manifest(), { iterations: 200_000, rounds: 9 })
 
+// --- 3. what each speed trick of the call pipeline avoids ------------------------------------
+//
+// Each row times, on its own, the work a trick keeps off the path of a call that does not need
+// it, beside the cost of a whole tm.call: a trick earns its place when what it avoids is a real
+// share of a call.
+
+let sink
+const sinks = []
+const linked = { head: undefined, tail: undefined }
+const linkAdd = (node) => {
+  node.prev = linked.tail
+  if (linked.tail) linked.tail.next = node
+  else linked.head = node
+  linked.tail = node
+}
+const linkDelete = (node) => {
+  if (node.prev) node.prev.next = node.next
+  else linked.head = node.next
+  if (node.next) node.next.prev = node.prev
+  else linked.tail = node.prev
+  node.prev = node.next = undefined
+}
+const calls = new Set()
+const sampleResult = ok({ id: 'T-42', count: 5 })
+const tricks = [
+  [
+    'an AbortController and its signal (made only for runs that read ctx.signal)',
+    () => new AbortController().signal,
+  ],
+  [
+    'one CSPRNG read per id (ids come from a pooled read, minted on first use)',
+    () => crypto.getRandomValues(new Uint8Array(16)),
+  ],
+  [
+    'Set add + delete of a new call object (calls are linked through themselves)',
+    () => {
+      const c = {}
+      calls.add(c)
+      calls.delete(c)
+      return c
+    },
+  ],
+  [
+    '  … the linked list instead',
+    () => {
+      const c = { prev: undefined, next: undefined }
+      linkAdd(c)
+      linkDelete(c)
+      return c
+    },
+  ],
+  [
+    'setTimeout + clearTimeout (a deadline is armed only for a run still pending a tick later)',
+    () => clearTimeout(setTimeout(() => {}, 1e6)),
+  ],
+  [
+    'structuredClone + deepFreeze of an ok result (plain results take a one-pass frozen copy)',
+    () => Object.freeze(structuredClone(sampleResult)),
+  ],
+]
+const trickCosts = tricks.map(([, fn]) =>
+  timeSync(
+    (i) => {
+      sink = fn(i)
+      if ((i & 1023) === 0) sinks.push(sink)
+    },
+    { iterations: 50_000, rounds: 7 },
+  ),
+)
+sinks.length = 0
+
 // --- report ----------------------------------------------------------------------------------
 
 console.log(`@toolmark/core call benchmark (node ${process.version}, production mode)`)
@@ -297,6 +368,11 @@ console.log(`  tm.call                                ${fmt(viaCallAsync)}`)
 console.log(
   `  ratio tm.call / direct, async          ${ratio(viaCallAsync, directAsync).padStart(11)}`,
 )
+console.log('')
+console.log(
+  `what each speed trick avoids (µs per call that does not need it; a tm.call costs ${viaCall.toFixed(2)} µs)`,
+)
+tricks.forEach(([label], i) => console.log(`  ${label.padEnd(92)} ${fmt(trickCosts[i])}`))
 console.log('')
 console.log('manifest() of 500 tools (summary)')
 console.log(`  first call, 500 distinct schemas       ${fmt(first)}`)
