@@ -9,6 +9,7 @@ import { useResolvedToolmark } from '../ToolmarkContext'
 import { ScopeContext, joinPath } from '../ScopeContext'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 import { FORM_RULES, type FormDeclaration } from './formRegistration'
+import { useFormToolResult } from './useFormToolResult'
 
 /** Options of {@link useFormTool}. */
 export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransformedValues> {
@@ -135,17 +136,11 @@ export function useFormTool<
 
   const base = joinPath(scope?.path ?? '', options.name)
   const hasOptions = Object.values(options.options ?? {}).some((v) => typeof v === 'function')
-  const ids = options.steps?.map((s) => s.id)
-  const shown = ids ? (step !== undefined && ids.includes(step) ? step : ids[0]) : undefined
-  return useMemo(
-    () => ({
-      fill: `${base}.fill`,
-      submit: `${base}.submit`,
-      state: `${base}.state`,
-      ...(hasOptions ? { options: `${base}.options` } : {}),
-      step: shown,
-      setStep,
-    }),
-    [base, hasOptions, shown],
+  return useFormToolResult(
+    base,
+    hasOptions,
+    options.steps?.map((s) => s.id),
+    step,
+    setStep,
   )
 }

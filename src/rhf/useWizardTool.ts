@@ -10,6 +10,7 @@ import { ScopeContext, joinPath } from '../ScopeContext'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 import { createRhfAdapter } from './rhfAdapter'
 import type { UseFormToolResult } from './useFormTool'
+import { useFormToolResult } from './useFormToolResult'
 
 type AnyForm = UseFormReturn<FieldValues, any, any>
 
@@ -206,20 +207,14 @@ export function useWizardTool<TValues = Record<string, any>>(
   ])
 
   const base = joinPath(slot?.path ?? '', name)
-  const ids = options.steps.map((s) => s.id)
-  const shown = step !== undefined && ids.includes(step) ? step : ids[0]
   const hasOptions = options.steps.some((s) =>
     Object.values(s.options ?? {}).some((lookup) => typeof lookup === 'function'),
   )
-  return useMemo(
-    () => ({
-      fill: `${base}.fill`,
-      submit: `${base}.submit`,
-      state: `${base}.state`,
-      ...(hasOptions ? { options: `${base}.options` } : {}),
-      step: shown,
-      setStep,
-    }),
-    [base, hasOptions, shown],
+  return useFormToolResult(
+    base,
+    hasOptions,
+    options.steps.map((s) => s.id),
+    step,
+    setStep,
   )
 }

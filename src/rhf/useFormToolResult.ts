@@ -1,0 +1,32 @@
+import { useMemo } from 'react'
+import type { UseFormToolResult } from './useFormTool'
+
+/**
+ * What `useFormTool` and `useWizardTool` return: the form's tool names under `base`, the step to
+ * show (the one asked for when it is a step of the form, else the first), and `setStep`. The same
+ * object until one of them changes.
+ */
+export function useFormToolResult(
+  base: string,
+  hasOptions: boolean,
+  stepIds: readonly string[] | undefined,
+  step: string | undefined,
+  setStep: UseFormToolResult['setStep'],
+): UseFormToolResult {
+  const shown = stepIds
+    ? step !== undefined && stepIds.includes(step)
+      ? step
+      : stepIds[0]
+    : undefined
+  return useMemo(
+    () => ({
+      fill: `${base}.fill`,
+      submit: `${base}.submit`,
+      state: `${base}.state`,
+      ...(hasOptions ? { options: `${base}.options` } : {}),
+      step: shown,
+      setStep,
+    }),
+    [base, hasOptions, shown, setStep],
+  )
+}
