@@ -1,4 +1,4 @@
-import { useState, type ReactElement } from 'react'
+import { useState } from 'react'
 import { useForm, type UseFormReturn } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useToolmark } from '@toolmark/react'
@@ -21,6 +21,7 @@ import type { Ticket } from '../../shared/ticket.ts'
 import { useCreateTicket } from '../queries.ts'
 import { useNotify } from '../toast.tsx'
 import './AccessRequest.css'
+import { Field } from './Field.tsx'
 
 const STEPS = [
   { id: 'who', title: 'Who needs access' },
@@ -239,34 +240,5 @@ export function AccessRequest({ onFiled }: AccessRequestProps) {
         )}
       </div>
     </form>
-  )
-}
-
-function Field({
-  label,
-  name,
-  error,
-  required,
-  children,
-}: {
-  label: string
-  name: string
-  error?: string
-  required?: boolean
-  children: ReactElement
-}) {
-  return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label htmlFor={`field-${name}`}>
-        {label}
-        {required && <span aria-hidden="true"> *</span>}
-      </label>
-      {children}
-      {error && (
-        <p className="field__error" id={`field-${name}-error`} role="alert">
-          {error}
-        </p>
-      )}
-    </div>
   )
 }

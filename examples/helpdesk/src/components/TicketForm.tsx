@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactElement } from 'react'
+import { useEffect, useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useFormTool } from '@toolmark/react/rhf'
@@ -15,6 +15,7 @@ import { applyPendingFocus } from '../focus.ts'
 import { useCreateTicket, useUpdateTicket } from '../queries.ts'
 import { useNotify } from '../toast.tsx'
 import { useDraft } from '../useDraft.ts'
+import { Field } from './Field.tsx'
 
 export const EMPTY_TICKET: TicketInput = {
   title: '',
@@ -208,34 +209,5 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
         </button>
       </div>
     </form>
-  )
-}
-
-function Field({
-  label,
-  name,
-  error,
-  required,
-  children,
-}: {
-  label: string
-  name: string
-  error?: string
-  required?: boolean
-  children: ReactElement
-}) {
-  return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label htmlFor={`field-${name}`}>
-        {label}
-        {required && <span aria-hidden="true"> *</span>}
-      </label>
-      {children}
-      {error && (
-        <p className="field__error" id={`field-${name}-error`} role="alert">
-          {error}
-        </p>
-      )}
-    </div>
   )
 }
