@@ -1,10 +1,13 @@
 import type { Manifest, ManifestEntry, ToolHints } from '../types'
 
+/**
+ * The hints a model needs before it calls. `untrustedContent` is not among them: every result of
+ * such a tool says so itself (`untrustedContent: true`, first key), where the content is read.
+ */
 const HINT_LABELS: [keyof ToolHints, string][] = [
   ['readOnly', 'read-only'],
   ['consequential', 'asks a person'],
   ['destructive', 'destructive, asks a person'],
-  ['untrustedContent', 'untrusted'],
 ]
 
 /** A shared opening shorter than this is not worth a line of its own. */

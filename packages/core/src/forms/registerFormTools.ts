@@ -102,17 +102,15 @@ export function registerFormTools(
   }
   const intro = sentence(options.description)
   const whatValuesAre = steps
-    ? 'Fills every step in one call, `values` keyed by step id; all or nothing.'
-    : 'Partial fill.'
+    ? 'Every step in one call; all or nothing. Partial; null clears.'
+    : 'Partial; null clears.'
   const arrays = fill.hasArrays
     ? ' Lists take a new list, {"$append":[...]} or {"$remove":[index]}.'
     : ''
   const defs: Record<string, ToolDefinition<any, any>> = {
     fill: {
       name: `${name}.fill`,
-      description:
-        `${intro} ${whatValuesAre} Omitted fields stay; null clears.${arrays} ` +
-        'Skips what the user edited unless `overwrite`. Returns { changes, skipped }.',
+      description: `${intro} ${whatValuesAre}${arrays} Keeps fields the user edited unless \`overwrite\`.`,
       hints: { untrustedContent: true },
       input: fill.schema,
       inputSchema: fillInputSchema(source.jsonSchema, { arrays: fill.hasArrays }),
@@ -121,7 +119,7 @@ export function registerFormTools(
     },
     submit: {
       name: `${name}.submit`,
-      description: `${intro} Submits the ${steps ? 'wizard (every step)' : 'form'}; a person confirms first.`,
+      description: `${intro} Submits ${steps ? 'every step' : 'the form'}.`,
       ...(title ? { title } : {}),
       hints: options.hints ?? { consequential: true },
       sensitive: () => secrets.shown(),
@@ -139,7 +137,7 @@ export function registerFormTools(
   if (optionsTool) {
     defs.options = {
       name: `${name}.options`,
-      description: `${intro} Allowed values of ${optionsTool.fields.join(', ')}; \`query\` narrows them. Fill with a returned \`value\`.`,
+      description: `${intro} Allowed values of \`field\`, narrowed by \`query\`; fill with a \`value\`.`,
       hints: { readOnly: true, untrustedContent: true },
       input: optionsTool.input,
       inputSchema: optionsTool.inputSchema,

@@ -68,7 +68,7 @@ describe('renderSummary', () => {
       [
         '- tickets.close{id:string}: Closes a ticket. [asks a person]',
         '- tickets.delete(?): Deletes a ticket. [destructive, asks a person]',
-        '- tickets.list{}: Lists tickets. [read-only, untrusted]',
+        '- tickets.list{}: Lists tickets. [read-only]',
       ].join('\n'),
     )
   })
@@ -110,12 +110,12 @@ describe('renderSummary', () => {
     expect(renderSummary(form)).toBe(
       [
         `- ticket.*: ${intro}`,
-        '  - ticket.fill{values:{title?:string}}: Fills fields. [untrusted]',
+        '  - ticket.fill{values:{title?:string}}: Fills fields.',
         '  - ticket.state{} [read-only]',
         '  - ticket.submit{}: Submits this form. [asks a person]',
         '- tickets.close{id:string}: Closes a ticket. [asks a person]',
         '- tickets.delete(?): Deletes a ticket. [destructive, asks a person]',
-        '- tickets.list{}: Lists tickets. [read-only, untrusted]',
+        '- tickets.list{}: Lists tickets. [read-only]',
       ].join('\n'),
     )
   })
@@ -323,9 +323,7 @@ describe('pageTools', () => {
     const describeA = pageTools(a.client, { format: 'openai' })[0].function.description
     const describeB = pageTools(b.client, { format: 'openai' })[0].function.description
     expect(describeA).toBe(describeB)
-    expect(describeA).toContain(
-      '- tickets.list{}: Lists tickets. Newest first. [read-only, untrusted]',
-    )
+    expect(describeA).toContain('- tickets.list{}: Lists tickets. Newest first. [read-only]')
     const [call] = pageTools(a.client, { format: 'anthropic' })
     const before = call.description
     a.tm.register({ name: 'tickets.reopen', description: 'Reopens.', run: () => ok(1) })
