@@ -12,13 +12,18 @@ export function useAccessTools() {
   useTool({
     name: 'access.start',
     title: 'Open the access request',
-    description: 'Open the access-request wizard (then access.fill and submit).',
+    description: 'Open the access-request wizard.',
     run: async (_input, ctx) => {
       if (parseRoute(window.location.hash).name !== 'access') {
         navigate({ name: 'access' })
         await waitForNewTool(tm, 'access.fill', { signal: ctx.signal })
       }
-      return ok({ form: 'access', steps: ['who', 'system', 'why'] })
+      // Like tickets.compose: the answer names the tools to call next, in the same round.
+      return ok({
+        form: 'access',
+        steps: ['who', 'system', 'why'],
+        tools: ['access.fill', 'access.submit', 'access.state', 'access.options'],
+      })
     },
   })
 }

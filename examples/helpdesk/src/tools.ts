@@ -157,7 +157,7 @@ export function useTicketTools() {
   useTool({
     name: 'tickets.compose',
     title: 'Start a new ticket',
-    description: 'Open the empty new-ticket form (then ticket.fill and submit).',
+    description: 'Open the empty new-ticket form.',
     run: async (_input, ctx) => {
       const from = parseRoute(window.location.hash).name
       if (from !== 'new') {

@@ -102,7 +102,7 @@ export function registerFormTools(
   }
   const intro = sentence(options.description)
   const whatValuesAre = steps
-    ? 'Every step in one call; all or nothing. Partial; null clears.'
+    ? 'All steps at once, all or nothing. Partial; null clears.'
     : 'Partial; null clears.'
   const arrays = fill.hasArrays
     ? ' Lists take a new list, {"$append":[...]} or {"$remove":[index]}.'

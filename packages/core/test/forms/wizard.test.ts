@@ -309,7 +309,7 @@ describe('a wizard over one form (steps)', () => {
     expect(entry.signature).toBe(
       '{values:{who?:{email?:string,name?:string,password?:string},system?:{system?:string,level?:"read"|"write"},why?:{reason?:string}},overwrite?:boolean}',
     )
-    expect(entry.description).toMatch(/Every step in one call; all or nothing/)
+    expect(entry.description).toMatch(/All steps at once, all or nothing/)
   })
 
   it('refuses steps that overlap, leave a field out or name a field the form lacks', () => {
