@@ -214,7 +214,14 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   function access(record: ToolRecord, caller: Caller): Access {
     if (record.accessGeneration !== generation) {
       record.accessGeneration = generation
-      record.access = {}
+      // Every caller an own key: a read never falls through to a polluted Object.prototype.
+      record.access = {
+        inapp: undefined,
+        webmcp: undefined,
+        mcp: undefined,
+        test: undefined,
+        human: undefined,
+      }
     }
     return (record.access![caller] ??= accessNow(record, caller))
   }

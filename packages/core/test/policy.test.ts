@@ -325,6 +325,18 @@ describe('policy and limits read own properties only', () => {
     expect(tm.dev).toBe(true)
   })
 
+  it('answers access from its own cache while Object.prototype names a caller', () => {
+    const tm = createToolmark()
+    registerClasses(tm)
+    const names = () => tm.manifest({ caller: 'inapp' }).tools.map((t) => t.name)
+    const before = names()
+    expect(before).toContain('tickets.list')
+    // A later change drops the cache; answers made while the prototype is polluted stay true.
+    tm.register({ name: 'notes.add', description: 'Adds a note', run: () => ok('added') })
+    const during = polluted('inapp', 'inline', names)
+    expect(during).toEqual([...before, 'notes.add'].sort())
+  })
+
   it('keeps the deferred default for inapp when Object.prototype.inapp says inline', async () => {
     const tm = polluted('inapp', 'inline', () => createToolmark({ confirm: {} }))
     registerClasses(tm)
