@@ -115,7 +115,7 @@ export function useTicketTools() {
   const remove = useTool({
     name: 'tickets.delete',
     title: 'Delete ticket',
-    description: 'Delete a ticket for good; only when asked to delete (most requests mean close).',
+    description: 'Delete a ticket for good, only when asked to (most requests mean close).',
     input: ticketId,
     hints: { destructive: true },
     summary: ({ id }) => `Delete ticket ${label(client, id)} for good`,
@@ -137,7 +137,7 @@ export function useTicketTools() {
   useTool({
     name: 'tickets.open',
     title: 'Open ticket',
-    description: 'Show a ticket and return its details.',
+    description: 'Show a ticket with its details.',
     input: ticketId,
     hints: { untrustedContent: true },
     run: async ({ id }, ctx) => {
@@ -188,7 +188,7 @@ export function useTicketTools() {
   useMutationTool({
     name: 'tickets.prioritize',
     title: 'Change priority',
-    description: 'Set the priority of a ticket. Undoable.',
+    description: "Set a ticket's priority. Undoable.",
     input: priorityInput,
     hints: {},
     summary: ({ id, priority }) => `Set ticket ${label(client, id)} to ${priority} priority`,

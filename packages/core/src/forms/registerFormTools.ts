@@ -110,7 +110,7 @@ export function registerFormTools(
   const defs: Record<string, ToolDefinition<any, any>> = {
     fill: {
       name: `${name}.fill`,
-      description: `${intro} ${whatValuesAre}${arrays} Keeps fields the user edited unless \`overwrite\`.`,
+      description: `${intro} ${whatValuesAre}${arrays} Keeps user edits unless \`overwrite\`.`,
       hints: { untrustedContent: true },
       input: fill.schema,
       inputSchema: fillInputSchema(source.jsonSchema, { arrays: fill.hasArrays }),
@@ -128,7 +128,7 @@ export function registerFormTools(
     },
     state: {
       name: `${name}.state`,
-      description: `${intro} Values${steps ? ', step completeness' : ''}, issues, fields the user edited.`,
+      description: `${intro} Values${steps ? ', step completeness' : ''}, issues, user edits.`,
       hints: { readOnly: true, untrustedContent: true },
       sensitive: anywhere,
       run: createStateTool(form),
@@ -137,7 +137,7 @@ export function registerFormTools(
   if (optionsTool) {
     defs.options = {
       name: `${name}.options`,
-      description: `${intro} Allowed values of \`field\`, narrowed by \`query\`; fill with a \`value\`.`,
+      description: `${intro} Allowed values of \`field\` matching \`query\`; fill with a \`value\`.`,
       hints: { readOnly: true, untrustedContent: true },
       input: optionsTool.input,
       inputSchema: optionsTool.inputSchema,
