@@ -3,6 +3,7 @@ import { randomId, now } from './ids'
 import type { QueueHolder } from './scopeQueue'
 import type { RegistryInternals, ToolRecord } from './toolRecord'
 import type { Caller, CancelledBy, ToolResult } from './types'
+import type { Checked } from './validateInput'
 
 /**
  * Where a call is. `checking`: its input is being validated; `queued`: it waits for its scope's
@@ -41,6 +42,8 @@ export class Call implements QueueHolder, Abortable {
   #signal: AbortSignal | undefined
   /** Told of an abort, once, by the step now waiting on something that cannot hear the signal. */
   #onAbort: ((by: CancelledBy) => void) | undefined
+  /** What validation gave, for the step after the hop. */
+  checked: Checked | undefined = undefined
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined
@@ -192,7 +195,11 @@ export class Call implements QueueHolder, Abortable {
    * and emits nothing.
    */
   settle(result: ToolResult): ToolResult {
-    const final = Object.isFrozen(result) ? result : this.internals.normalize(result, this)
+    return this.end(Object.isFrozen(result) ? result : this.internals.normalize(result, this))
+  }
+
+  /** `settle` with a result already normalized (a run's): nothing to check or copy. */
+  end(final: ToolResult): ToolResult {
     if (this.#phase === 'settled') return final
     this.#phase = 'settled'
     this.#onAbort = undefined

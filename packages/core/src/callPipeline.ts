@@ -111,7 +111,8 @@ export function createCallPipeline(
     if (!approved && needsConfirmation(call.record.cls, call.runAs)) return confirm(call, value)
     call.startRun()
     const out = steps.run(call, value)
-    return isThenable(out) ? out.then((r) => call.settle(r)) : call.settle(out)
+    // A run's synchronous result is normalized already (a later one may be the pipeline's own).
+    return isThenable(out) ? out.then((r) => call.settle(r)) : call.end(out)
   }
 
   /**
@@ -269,11 +270,7 @@ export function createCallPipeline(
       // 4. Validation, synchronous when the schema is; an async one races the call's abort and
       // deadline. The rest waits for one hop even then.
       const checking = validateInput(internals, current.record, input, current)
-      const known = current
-      if (!isThenable(checking)) {
-        return Promise.resolve(checking).then((checked) => proceed(known, checked))
-      }
-      return validating(known, checking).then((checked) => proceed(known, checked))
+      return isThenable(checking) ? validating(current, checking) : hop(current, checking)
     } catch (cause) {
       if (current) return Promise.resolve(failed(current, cause))
       let caller: Caller = 'inapp'
@@ -291,8 +288,21 @@ export function createCallPipeline(
     }
   }
 
+  /**
+   * The rest of the call, one hop after `tm.call`. The call itself travels through the promise,
+   * carrying what validation gave, so the hop needs no closure (the call has no `then`).
+   */
+  function hop(call: Call, checked: Checked): Promise<ToolResult> {
+    call.checked = checked
+    return Promise.resolve(call).then(afterHop)
+  }
+
+  function afterHop(call: Call): ToolResult | Promise<ToolResult> {
+    return proceed(call, call.checked!)
+  }
+
   /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */
-  function validating(call: Call, checking: Promise<Checked>): Promise<Checked> {
+  function validating(call: Call, checking: Promise<Checked>): Promise<ToolResult> {
     call.deadline.start()
     return new Promise<Checked>((resolve) => {
       call.onAbort((by) => resolve({ result: cancelled(by) }))
@@ -300,7 +310,7 @@ export function createCallPipeline(
         call.onAbort(undefined)
         resolve(checked)
       })
-    })
+    }).then((checked) => proceed(call, checked))
   }
 
   /** Step 3 for a visible tool: policy and the rate limit. */

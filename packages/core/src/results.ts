@@ -205,9 +205,12 @@ function plainCopy(value: ToolResult): unknown {
   }
 }
 
-/** Whether `value` has exactly the keys `ok()` gives it, in that order (the common case). */
-function isBareOk(value: Record<string, unknown>): boolean {
-  if (value.status !== 'ok') return false
+/**
+ * Whether `value` is a plain object with exactly the keys `ok()` gives it, in that order: the
+ * common case, known valid with this one look at its keys (no status switch, no reshaping).
+ */
+function isBareOk(value: unknown): value is { status: 'ok'; data: unknown } {
+  if (!isPlainObject(value) || value.status !== 'ok') return false
   const keys = Object.keys(value)
   return keys.length === 2 && keys[0] === 'status' && keys[1] === 'data'
 }
@@ -231,9 +234,11 @@ export function normalizeResult<C>(
   report: (problem: ResultProblem, context: C) => void,
   context: C,
 ): ToolResult {
+  let bareOk: boolean
   let valid: boolean
   try {
-    valid = isToolResult(raw)
+    bareOk = isBareOk(raw)
+    valid = bareOk || isToolResult(raw)
   } catch (cause) {
     // A proxy or a throwing getter: whatever it is, it is not a plain result.
     report({ code: 'invalid_result', cause }, context)
@@ -245,7 +250,7 @@ export function normalizeResult<C>(
   }
   try {
     let result = raw as ToolResult
-    if (!isBareOk(raw as Record<string, unknown>)) {
+    if (!bareOk) {
       const shaped = shape(result)
       if (shaped.dropped) report({ code: 'result_keys_dropped', cause: shaped.dropped }, context)
       result = shaped.result
