@@ -21,9 +21,6 @@ export interface InternalConfirmationStore extends ConfirmationStore {
   add(entry: ConfirmationEntry, handler: ConfirmationHandler): void
   /** Removes an entry without answering it (withdrawn); returns whether it was pending. */
   remove(id: string): boolean
-  /** Ids of the pending entries matching `predicate`. */
-  find(predicate: (entry: ConfirmationEntry) => boolean): string[]
-  dispose(): void
 }
 
 const EXPIRED = (): ToolResult =>
@@ -83,15 +80,17 @@ export function createConfirmationStore(options: {
   }
 
   /** Takes an entry for answering, or says why it cannot be. */
+  /** Ends an entry the clock says is over: gone, then its handler told. */
+  const expire = (id: string, handler: ConfirmationHandler) => {
+    entries.delete(id)
+    changed()
+    handler.expire()
+  }
+
   const take = (id: string) => {
     const found = typeof id === 'string' ? entries.get(id) : undefined
     if (!found || answering.has(id)) return undefined
-    if (found.entry.expiresAt <= clock()) {
-      entries.delete(id)
-      changed()
-      found.handler.expire()
-      return undefined
-    }
+    if (found.entry.expiresAt <= clock()) return expire(id, found.handler)
     return found
   }
 
@@ -118,22 +117,18 @@ export function createConfirmationStore(options: {
         if ('result' in checked) return checked.result
         if (!entries.has(id)) return EXPIRED()
         if (found.entry.expiresAt <= clock()) {
-          entries.delete(id)
-          changed()
-          found.handler.expire()
+          expire(id, found.handler)
           return EXPIRED()
         }
         edited = { value: checked.value }
       }
-      entries.delete(id)
-      changed()
+      store.remove(id)
       return found.handler.approve(edited)
     },
     async reject(id, reason) {
       const found = take(id)
       if (!found) return EXPIRED()
-      entries.delete(id)
-      changed()
+      store.remove(id)
       return found.handler.reject(typeof reason === 'string' ? reason : undefined)
     },
     approveAll() {
@@ -171,13 +166,6 @@ export function createConfirmationStore(options: {
       if (!entries.delete(id)) return false
       changed()
       return true
-    },
-    find(predicate) {
-      return [...entries.values()].filter((e) => predicate(e.entry)).map((e) => e.entry.id)
-    },
-    dispose() {
-      if (timer !== undefined) clearTimeout(timer)
-      timer = undefined
     },
   }
   return store

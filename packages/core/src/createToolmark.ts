@@ -66,11 +66,8 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
 
   // Problems found while creating the registry are reported once listeners can be attached.
   const startup: ErrorEvent[] = []
-  for (const problem of read.problems) {
-    const message = problemMessage(problem)
-    if (dev) throw new Error(`[toolmark] ${message}`)
-    startup.push({ code: 'invalid_options', message })
-  }
+  const atStartup = (event: ErrorEvent) => startup.push(event)
+  for (const problem of read.problems) misconfigured('invalid_options', problem, '', atStartup)
   const confirmModes: Record<Caller, ConfirmMode> = {
     ...read.confirm,
     webmcp: 'inline',
@@ -81,7 +78,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const llmNames = new Map<string, ToolRecord>()
   const subscribers = createSubscribable<[number]>({ report: errorEvent, label: 'tm.subscribe' })
   const scopeNodes = new WeakMap<Scope, ScopeNode>()
-  let policy = applyPolicy(read.policy as Policy | undefined, (event) => startup.push(event))
+  let policy = applyPolicy(read.policy as Policy | undefined, atStartup)
   let rev = 0
   /** Bumped by every change (several may share one revision): what access answers depend on. */
   let generation = 0
@@ -92,23 +89,24 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const warned = new Set<string>()
 
   /** Development throws with the fix; production reports and the caller fails closed. */
-  function misconfigured(code: string, problem: Problem, tool?: string): void {
+  function misconfigured(
+    code: string,
+    problem: Problem,
+    tool?: string,
+    report: (event: ErrorEvent) => void = errorEvent,
+  ): void {
     const message = problemMessage(problem)
     if (dev) throw new Error(`[toolmark] ${message}`)
-    errorEvent(tool ? { code, message, tool } : { code, message })
+    report(tool ? { code, message, tool } : { code, message })
   }
 
   function applyPolicy(
     given: Policy | undefined,
-    report: (event: ErrorEvent) => void,
+    report?: (event: ErrorEvent) => void,
   ): Record<Caller, CompiledCallerPolicy> {
     const { callers, problems } = compilePolicy(given)
-    for (const problem of problems) {
-      const message = problemMessage(problem)
-      if (dev) throw new Error(`[toolmark] ${message}`)
-      // That caller gets no tools (every agent caller, when the policy is not an object).
-      report({ code: 'invalid_policy', message })
-    }
+    // That caller gets no tools (every agent caller, when the policy is not an object).
+    for (const problem of problems) misconfigured('invalid_policy', problem, '', report)
     return callers
   }
 
@@ -320,13 +318,13 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     const hints = hintsOf(def)
     const cls = toolClass(hints)
     if (
+      NODE_ENV_READABLE &&
+      process.env.NODE_ENV !== 'production' &&
       dev &&
       (cls === 'consequential' || cls === 'destructive') &&
       def.summary === undefined &&
       def.confirmation === undefined &&
-      !warned.has(name) &&
-      NODE_ENV_READABLE &&
-      process.env.NODE_ENV !== 'production'
+      !warned.has(name)
     ) {
       warned.add(name)
       console.warn(
@@ -392,7 +390,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
       pipeline.cancelAll(by === 'policy' || by === 'signal' ? (by as CancelledBy) : 'operator')
     },
     setPolicy(next) {
-      policy = applyPolicy(next, errorEvent)
+      policy = applyPolicy(next)
       internals.rateLimiter.reset()
       changed()
     },

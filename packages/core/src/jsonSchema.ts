@@ -22,17 +22,18 @@ export interface SchemaConversion {
   readonly cause?: unknown
 }
 
-/** Where a tool's JSON Schema comes from, in order; `undefined` when there is no source. */
-export function jsonSchemaSource(
+/** Whether a tool has a JSON Schema to offer: an override, no input, a Standard JSON Schema or a converter. */
+export function hasJsonSchemaSource(
   input: StandardSchemaV1 | undefined,
   override: JsonSchema | undefined,
   converter: JsonSchemaConverter | undefined,
-): 'none' | 'override' | 'standard' | 'converter' | undefined {
-  if (override) return 'override'
-  if (!input) return 'none'
-  if (typeof input['~standard'].jsonSchema?.input === 'function') return 'standard'
-  if (converter) return 'converter'
-  return undefined
+): boolean {
+  return (
+    !!override ||
+    !input ||
+    typeof input['~standard'].jsonSchema?.input === 'function' ||
+    !!converter
+  )
 }
 
 /** The empty-object schema of a tool without input. */
@@ -51,6 +52,13 @@ const NONE: SchemaConversion = Object.freeze({ schema: undefined, failed: false 
 const fromOverride = new WeakMap<object, SchemaConversion>()
 const fromStandard = new WeakMap<object, SchemaConversion>()
 const fromConverter = new WeakMap<object, WeakMap<JsonSchemaConverter, SchemaConversion>>()
+
+/** `cache`'s value for `key`, made by `make` the first time it is asked for. */
+function memo<K extends object, V extends object>(cache: WeakMap<K, V>, key: K, make: () => V): V {
+  let value = cache.get(key)
+  if (!value) cache.set(key, (value = make()))
+  return value
+}
 
 /**
  * Runs one conversion: its result copied and frozen, or what it threw. The copy leaves out the
@@ -95,25 +103,11 @@ export function jsonSchemaOf(
 ): SchemaConversion {
   const std = input['~standard'].jsonSchema
   if (std && typeof std.input === 'function') {
-    let conversion = fromStandard.get(input)
-    if (!conversion) {
-      conversion = standardConversion(input)
-      fromStandard.set(input, conversion)
-    }
-    return conversion
+    return memo(fromStandard, input, () => standardConversion(input))
   }
   if (!converter) return NONE
-  let byConverter = fromConverter.get(input)
-  if (!byConverter) {
-    byConverter = new WeakMap()
-    fromConverter.set(input, byConverter)
-  }
-  let conversion = byConverter.get(converter)
-  if (!conversion) {
-    conversion = convert(() => converter(input))
-    byConverter.set(converter, conversion)
-  }
-  return conversion
+  const byConverter = memo(fromConverter, input, () => new WeakMap())
+  return memo(byConverter, converter, () => convert(() => converter(input)))
 }
 
 /**
@@ -126,14 +120,7 @@ export function inputJsonSchema(
   override: JsonSchema | undefined,
   converter: JsonSchemaConverter | undefined,
 ): SchemaConversion {
-  if (override) {
-    let conversion = fromOverride.get(override)
-    if (!conversion) {
-      conversion = convert(() => override)
-      fromOverride.set(override, conversion)
-    }
-    return conversion
-  }
+  if (override) return memo(fromOverride, override, () => convert(() => override))
   if (!input) return NO_INPUT
   return jsonSchemaOf(input, converter)
 }

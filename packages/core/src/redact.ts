@@ -77,9 +77,8 @@ export function compileSensitive(
   const spans = new Set(compiled.filter((p) => p.includes('**')))
   const cache = new Map<string, boolean>()
   return {
-    empty: compiled.length === 0,
+    empty: false,
     matches(path) {
-      if (compiled.length === 0) return false
       const hit = cache.get(path)
       if (hit !== undefined) return hit
       const segments = path === '' ? [] : path.split('.')

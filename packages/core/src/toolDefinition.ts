@@ -1,6 +1,6 @@
 import { isObject } from './guards'
 import { isToolName, nameLabel } from './names'
-import { jsonSchemaSource, type JsonSchemaConverter } from './jsonSchema'
+import { hasJsonSchemaSource, type JsonSchemaConverter } from './jsonSchema'
 import type { Problem } from './problem'
 import { isStandardSchema } from './schema'
 import type { ToolDefinition, ToolHints } from './types'
@@ -62,7 +62,7 @@ export function definitionProblem(
       return ['not a function', name, key]
     }
   }
-  if (jsonSchemaSource(def.input, def.inputSchema, converter) === undefined) {
+  if (!hasJsonSchemaSource(def.input, def.inputSchema, converter)) {
     return ['no JSON Schema', name]
   }
   return undefined

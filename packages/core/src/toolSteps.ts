@@ -141,11 +141,11 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
     // Dev mode in a development build only: production bundles leave the check out. The cheap
     // tests come first, so unbundled Node reads `process.env` only for tools with an output.
     if (
+      NODE_ENV_READABLE &&
+      process.env.NODE_ENV !== 'production' &&
       internals.dev &&
       result.status === 'ok' &&
-      call.record.def.output &&
-      NODE_ENV_READABLE &&
-      process.env.NODE_ENV !== 'production'
+      call.record.def.output
     ) {
       const checking = checkOutput(call, result.data)
       if (checking) return checking.then(() => result)
