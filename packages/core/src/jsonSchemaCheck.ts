@@ -1,3 +1,4 @@
+import { isObject, own } from './guards'
 import type { JsonSchema, ResultIssue } from './types'
 
 /** Options of `jsonSchemaCheck`. */
@@ -30,11 +31,6 @@ class OutOfBounds {
 }
 
 const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key)
-
-const isObject = (value: unknown): value is Node =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
-
-const own = (node: Node, key: string): unknown => (hasOwn(node, key) ? node[key] : undefined)
 
 const join = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
 

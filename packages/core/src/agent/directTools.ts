@@ -2,6 +2,7 @@ import type { JsonSchema, Manifest, ManifestEntry } from '../types'
 import type { ModelCall } from './callForModel'
 import type { PageClient } from './createPageClient'
 import type { DirectPageTools, PageToolExecute } from './pageToolTypes'
+import { oneLine } from './renderSummary'
 import { restoreOptionals, toStrictSchema } from './strictSchema'
 import { invalidArgs, parseArgs } from './toolArgs'
 
@@ -25,8 +26,6 @@ export interface DirectToolsOptions {
   clientId?: string
   call: ModelCall
 }
-
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 
 /** The tool's description for the model: the page's own, then what its hints mean. */
 export function describeForModel(entry: ManifestEntry): string {

@@ -14,7 +14,7 @@ const HINT_LABELS: [keyof ToolHints, string][] = [
 const MIN_SHARED = 24
 
 /** One line, whatever the text holds: a description cannot forge extra tool lines. */
-const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
+export const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 
 const byName = (a: ManifestEntry, b: ManifestEntry) =>
   a.name < b.name ? -1 : a.name > b.name ? 1 : 0

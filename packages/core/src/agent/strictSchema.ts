@@ -1,11 +1,9 @@
+import { isObject } from '../guards'
 import { jsonSchemaCheck } from '../jsonSchemaCheck'
 import type { JsonSchemaCheck } from '../jsonSchemaCheck'
 import type { JsonSchema } from '../types'
 
 type Node = Record<string, unknown>
-
-const isObject = (value: unknown): value is Node =>
-  value !== null && typeof value === 'object' && !Array.isArray(value)
 
 const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key)
 

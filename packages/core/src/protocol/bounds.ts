@@ -3,6 +3,8 @@
  * costs at most one linear pass over its first `maxBytes` bytes.
  */
 
+import { isPlainObject } from '../guards'
+
 /** Limits applied to one inbound message. */
 export interface MessageLimits {
   /** Largest message, in UTF-8 bytes of its JSON text. */
@@ -63,11 +65,6 @@ export function checkJsonText(text: string, limits: MessageLimits): string | und
     } else if (ch === 0x7d /* } */ || ch === 0x5d /* ] */) depth--
   }
   return undefined
-}
-
-const isPlainObject = (value: object): boolean => {
-  const proto = Object.getPrototypeOf(value)
-  return proto === Object.prototype || proto === null
 }
 
 /**
