@@ -128,13 +128,7 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
       if (Object.keys(labels).length > 0) prepared.labels = labels
       return prepared
     } catch (cause) {
-      internals.errorEvent({
-        code: 'tool_threw',
-        message: `The summary or confirmation of "${record.name}" threw`,
-        tool: record.name,
-        callId: call.callId,
-        cause,
-      })
+      internals.toolError('tool_threw', call, cause, 'summary threw')
       return { result: toolFailed() }
     }
   }

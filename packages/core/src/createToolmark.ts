@@ -22,7 +22,14 @@ import { attachReporter } from './reportError'
 import { createScopeQueue } from './scopeQueue'
 import { createSubscribable } from './subscribable'
 import { definitionProblem, hintsOf } from './toolDefinition'
-import type { Access, RegistryInternals, ResultSource, ScopeNode, ToolRecord } from './toolRecord'
+import type {
+  Access,
+  RegistryInternals,
+  ResultSource,
+  ScopeNode,
+  ToolErrorSource,
+  ToolRecord,
+} from './toolRecord'
 import type {
   Caller,
   CancelledBy,
@@ -239,20 +246,24 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
 
   // --- the parts -----------------------------------------------------------------------------
 
-  const resultProblems: Record<ResultProblem['code'], string> = {
-    invalid_result: 'returned something that is not a ToolResult',
-    result_not_serializable: 'returned data that cannot be structured-cloned',
-    result_keys_dropped: 'returned keys its result status does not have; they were dropped',
-  }
-  function reportResult({ code, cause }: ResultProblem, { record, callId }: ResultSource) {
+  function toolError(
+    code: string,
+    source: ToolErrorSource,
+    cause: unknown,
+    detail = code.replace(/_/g, ' '),
+  ) {
+    const tool = source.record?.name
     errorEvent({
       code,
-      message: `Tool "${record?.name}" ${resultProblems[code]}`,
-      tool: record?.name,
-      callId,
+      message: problemMessage([detail, String(tool)]),
+      tool,
+      callId: source.callId,
       ...(cause === undefined ? {} : { cause }),
     })
   }
+  /** What `normalizeResult` reports, said like every other error about a tool's own code. */
+  const reportResult = ({ code, cause }: ResultProblem, source: ResultSource) =>
+    toolError(code, source, cause)
 
   const internals: RegistryInternals = {
     dev,
@@ -267,6 +278,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     confirmMode: (caller) => confirmModes[caller],
     misconfigured,
     errorEvent,
+    toolError,
     normalize: (raw, source) => normalizeResult(raw, reportResult, source),
   }
   const manifests = createManifests(internals, converter)
@@ -420,11 +432,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
         teardown = consumer(tm)
       } catch (cause) {
         if (dev) throw cause
-        errorEvent({
-          code: 'consumer_threw',
-          message: 'A consumer passed to tm.use() threw',
-          cause,
-        })
+        errorEvent({ code: 'consumer_threw', message: problemMessage(['consumer threw']), cause })
         return () => {}
       }
       let active = true
@@ -434,7 +442,8 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
         try {
           if (typeof teardown === 'function') teardown()
         } catch (cause) {
-          errorEvent({ code: 'consumer_threw', message: 'A consumer teardown threw', cause })
+          const message = problemMessage(['consumer teardown threw'])
+          errorEvent({ code: 'consumer_threw', message, cause })
         }
       }
     },

@@ -37,12 +37,7 @@ export function createManifests(
       record.schema = conversion.schema ?? null
       if (conversion.failed && !reported.has(conversion)) {
         reported.add(conversion)
-        internals.errorEvent({
-          code: 'json_schema_failed',
-          message: `The input JSON Schema of "${record.name}" could not be produced`,
-          tool: record.name,
-          cause: conversion.cause,
-        })
+        internals.toolError('json_schema_failed', { record }, conversion.cause)
       }
     }
     return record.schema ?? undefined

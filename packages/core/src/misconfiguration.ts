@@ -7,7 +7,7 @@ import { HINT_KEYS } from './toolDefinition'
 declare const process: { env: Record<string, string | undefined> }
 
 /**
- * The message a misconfiguration carries. Development builds explain the fix; production builds
+ * The message a misconfiguration (or a tool's own failure) carries. Development builds explain the fix; production builds
  * leave those texts out of the bundle and carry the short phrase and its words, beside the event's
  * stable code (docs/codes.md says what each code means and how to fix it).
  */
@@ -95,6 +95,21 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
   use: () => 'tm.use() takes a function (tm) => dispose',
   registerUndo: (name) =>
     `ctx.registerUndo() in "${name}" takes a function that restores what the run changed`,
+  'consumer threw': () => 'A consumer passed to tm.use() threw',
+  'consumer teardown threw': () => 'A consumer teardown threw',
+  // a tool's own code, at run time
+  'tool threw': (name) => `Tool "${name}" threw`,
+  'check threw': (name) => `The check of "${name}" threw`,
+  'summary threw': (name) => `The summary or confirmation of "${name}" threw`,
+  'undo threw': (name) => `The undo of "${name}" threw`,
+  'validator threw': (name) => `The input schema of "${name}" threw while validating`,
+  'late result': (name) => `Tool "${name}" settled after its call was abandoned`,
+  'json schema failed': (name) => `The input JSON Schema of "${name}" could not be produced`,
+  'invalid result': (name) => `Tool "${name}" returned something that is not a ToolResult`,
+  'result not serializable': (name) =>
+    `Tool "${name}" returned data that cannot be structured-cloned`,
+  'result keys dropped': (name) =>
+    `Tool "${name}" returned keys its result status does not have; they were dropped`,
 }
 
 function explain([detail, a = '', b = '', c = '']: Problem): string {

@@ -65,6 +65,12 @@ export interface ResultSource {
   readonly callId: string
 }
 
+/** The tool (and call, when there is one) an `error` event is about. */
+export interface ToolErrorSource {
+  readonly record?: ToolRecord
+  readonly callId?: string
+}
+
 /** What the registry lends to the parts that serve its tools. */
 export interface RegistryInternals {
   readonly dev: boolean
@@ -80,6 +86,12 @@ export interface RegistryInternals {
   /** Development throws with the fix; production emits an `error` event. */
   misconfigured(code: string, problem: Problem, tool?: string): void
   errorEvent(event: ErrorEvent): void
+  /**
+   * An `error` event about one tool's own code (it threw, settled late, returned something
+   * unusable). Its message is the problem `detail` (the code in words by default) naming the
+   * tool: explained in development, short in production (misconfiguration.ts).
+   */
+  toolError(code: string, source: ToolErrorSource, cause: unknown, detail?: string): void
   /** Copies, checks and freezes what a tool returned; reports and replaces anything else. */
   normalize(raw: unknown, source: ResultSource): ToolResult
 }

@@ -123,16 +123,8 @@ function checkOutput(call: Call, data: unknown): Promise<void> | undefined {
 export function createToolSteps(internals: RegistryInternals, parts: RunParts): ToolSteps {
   const { limits } = internals
 
-  function threw(call: Call, error: unknown, what: 'check' | 'run'): ToolResult {
-    const { record } = call
-    internals.errorEvent({
-      code: 'tool_threw',
-      message:
-        what === 'run' ? `Tool "${record.name}" threw` : `The check of "${record.name}" threw`,
-      tool: record.name,
-      callId: call.callId,
-      cause: error,
-    })
+  function threw(call: Call, error: unknown, what: 'check' | 'tool'): ToolResult {
+    internals.toolError('tool_threw', call, error, `${what} threw`)
     return toolFailed()
   }
 
@@ -191,14 +183,14 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
     try {
       value = call.record.def.run(input, new RunContext(call, parts))
     } catch (error) {
-      return threw(call, error, 'run')
+      return threw(call, error, 'tool')
     }
     let thenable: boolean
     try {
       thenable = isThenable(value)
     } catch (error) {
       // A result whose `then` throws when read: the run failed.
-      return threw(call, error, 'run')
+      return threw(call, error, 'tool')
     }
     if (!thenable) return settleValue(value, call)
     // Listening first: a promise that is already settled then ends the run before the deadline
@@ -222,16 +214,7 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
         if (grace !== undefined) clearTimeout(grace)
         resolve(result)
       }
-      const late = (cause: unknown) => {
-        const { record } = call
-        internals.errorEvent({
-          code: 'late_result',
-          message: `Tool "${record.name}" settled after its call was abandoned`,
-          tool: record.name,
-          callId: call.callId,
-          cause,
-        })
-      }
+      const late = (cause: unknown) => internals.toolError('late_result', call, cause)
       call.onAbort((by) => {
         if (over) return
         grace = unref(setTimeout(() => end(cancelled(by)), limits.abortGraceMs))
@@ -246,7 +229,7 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
         (error: unknown) => {
           if (over) late(error)
           // A run that stopped by throwing after an abort (usually an AbortError) was cancelled.
-          else end(call.abortedBy ? cancelled(call.abortedBy) : threw(call, error, 'run'))
+          else end(call.abortedBy ? cancelled(call.abortedBy) : threw(call, error, 'tool'))
         },
       )
     })

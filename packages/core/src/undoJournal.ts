@@ -55,13 +55,7 @@ export function createUndoJournal(internals: RegistryInternals): UndoJournal {
       try {
         result = internals.normalize(await entry.restore(), { record: entry.record, callId: id })
       } catch (cause) {
-        internals.errorEvent({
-          code: 'tool_threw',
-          message: `The undo of "${entry.record.name}" threw`,
-          tool: entry.record.name,
-          callId: id,
-          cause,
-        })
+        internals.toolError('tool_threw', { record: entry.record, callId: id }, cause, 'undo threw')
         result = toolFailed()
       }
       internals.events.emit('undo', { callId: id, tool: entry.record.name, result })

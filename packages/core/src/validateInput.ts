@@ -30,13 +30,7 @@ export function validateInput(
     return { result: invalid([{ path: '', message: 'This tool takes no input: send {}' }]) }
   }
   const threw = (cause: unknown): Checked => {
-    internals.errorEvent({
-      code: 'validator_threw',
-      message: `The input schema of "${record.name}" threw while validating`,
-      tool: record.name,
-      callId: source.callId,
-      cause,
-    })
+    internals.toolError('validator_threw', { record, callId: source.callId }, cause)
     return { result: toolFailed() }
   }
   try {

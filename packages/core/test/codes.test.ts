@@ -33,7 +33,9 @@ function emittedCodes(): Map<string, { kind: Kind; files: Set<string> }> {
       for (const m of source.matchAll(/\bcancelled\(\s*'([a-z_]+)'/g)) add(m[1], 'cancelled', file)
       for (const m of source.matchAll(/\bby:\s*'([a-z_]+)'/g)) add(m[1], 'cancelled', file)
       for (const m of source.matchAll(/\bcode:\s*'([a-z_]+)'/g)) add(m[1], 'code', file)
-      for (const m of source.matchAll(/\bmisconfigured\(\s*'([a-z_]+)'/g)) add(m[1], 'code', file)
+      for (const m of source.matchAll(/\b(?:misconfigured|toolError)\(\s*'([a-z_]+)'/g)) {
+        add(m[1], 'code', file)
+      }
     }
   }
   return found

@@ -237,6 +237,29 @@ describe('a production build', () => {
     ])
   })
 
+  it("reports a tool's own failures with their codes and short messages", async () => {
+    const tm = createToolmark()
+    const errors = listen(tm)
+    tm.register(
+      tool('boom', {
+        run: () => {
+          throw new Error('x')
+        },
+      }),
+    )
+    tm.register(tool('odd', { run: () => 'not a result' }))
+    tm.use(() => {
+      throw new Error('y')
+    })
+    expect(await tm.call('boom')).toEqual({ status: 'error', message: 'Tool failed' })
+    expect(await tm.call('odd')).toEqual({ status: 'error', message: 'Tool failed' })
+    expect(errors.map((e) => [e.code, e.message, e.tool])).toEqual([
+      ['consumer_threw', 'consumer threw', undefined],
+      ['tool_threw', 'tool threw: boom', 'boom'],
+      ['invalid_result', 'invalid result: odd', 'odd'],
+    ])
+  })
+
   it('throws the short message when the registry is put in development mode', () => {
     const tm = createToolmark({ dev: true })
     expect(() => tm.register(tool('a', { description: '' }))).toThrow('[toolmark] description: a')
@@ -267,6 +290,17 @@ describe('a development build', () => {
     expect(errors.map((e) => e.message)).toEqual([
       'Tool "a" needs a description: tell the model what it does and when to use it',
       expect.stringMatching(/^limits\.queue is not a limit: use queuePerScope, /),
+    ])
+  })
+
+  it("explains a tool's own failures", async () => {
+    vi.stubEnv('NODE_ENV', 'development')
+    const tm = createToolmark({ dev: false })
+    const errors = listen(tm)
+    tm.register(tool('odd', { run: () => 'not a result' }))
+    await tm.call('odd')
+    expect(errors.map((e) => e.message)).toEqual([
+      'Tool "odd" returned something that is not a ToolResult',
     ])
   })
 })
