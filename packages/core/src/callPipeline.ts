@@ -297,8 +297,33 @@ export function createCallPipeline(
     return Promise.resolve(call).then(afterHop)
   }
 
+  /**
+   * One hop after `tm.call`. The common call (valid input, no `check`, no confirmation, a free
+   * slot) takes the slot and runs here at once; any other takes the steps one by one.
+   */
   function afterHop(call: Call): ToolResult | Promise<ToolResult> {
-    return proceed(call, call.checked!)
+    const checked = call.checked!
+    call.checked = undefined
+    try {
+      if (
+        'value' in checked &&
+        call.record.def.check === undefined &&
+        !needsConfirmation(call.record.cls, call.runAs) &&
+        call.runIfFree()
+      ) {
+        const out = steps.run(call, checked.value)
+        // A run's synchronous result is normalized already (a later one may be the pipeline's own).
+        return isThenable(out)
+          ? out.then(
+              (r) => call.settle(r),
+              (cause: unknown) => failed(call, cause),
+            )
+          : call.end(out)
+      }
+    } catch (cause) {
+      return failed(call, cause)
+    }
+    return proceed(call, checked)
   }
 
   /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */
