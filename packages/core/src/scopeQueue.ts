@@ -37,16 +37,16 @@ export interface ScopeQueue {
 type Wake = () => void
 
 /**
- * The queue as a class with a fixed shape: a call into a free scope and back out reads two fields
- * and calls no array method. The lines are made when a call first has to wait.
+ * The queue as a class with a fixed shape: a call into a free scope and back out reads a few
+ * fields and calls no array method.
  */
 class Queue implements ScopeQueue {
   #holder: QueueHolder | undefined = undefined
-  #approvedLine: Wake[] | undefined = undefined
-  #line: Wake[] | undefined = undefined
+  readonly #approvedLine: Wake[] = []
+  readonly #line: Wake[] = []
 
   get waiting(): number {
-    return (this.#approvedLine?.length ?? 0) + (this.#line?.length ?? 0)
+    return this.#approvedLine.length + this.#line.length
   }
 
   get held(): boolean {
@@ -59,7 +59,7 @@ class Queue implements ScopeQueue {
     approved = false,
   ): true | 'busy' | Promise<true | CancelledBy> {
     if (this.take(next)) return true
-    const own = approved ? (this.#approvedLine ??= []) : (this.#line ??= [])
+    const own = approved ? this.#approvedLine : this.#line
     if (!approved && own.length >= limit) return 'busy'
     return new Promise<true | CancelledBy>((resolve) => {
       let settled = false
@@ -92,9 +92,9 @@ class Queue implements ScopeQueue {
     this.#holder = undefined
     // Hand the slot straight to the next in line, so nothing can jump the queue in between.
     const wake =
-      this.#approvedLine !== undefined && this.#approvedLine.length > 0
+      this.#approvedLine.length > 0
         ? this.#approvedLine.shift()
-        : this.#line !== undefined && this.#line.length > 0
+        : this.#line.length > 0
           ? this.#line.shift()
           : undefined
     wake?.()
