@@ -169,6 +169,17 @@ export class Call implements QueueHolder, Abortable {
     })
   }
 
+  /**
+   * Takes the scope's slot and starts the run at once, when the slot is free and the call is not
+   * aborted: the common call's turn, with no line and no promise. `false` changes nothing.
+   */
+  runIfFree(): boolean {
+    if (this.#abortedBy !== undefined || !this.record.scope.queue.take(this)) return false
+    this.#holdsSlot = true
+    this.#phase = 'running'
+    return true
+  }
+
   /** Gives the slot back (while a person decides, and when the call ends). Idempotent. */
   leave(): void {
     if (!this.#holdsSlot) return

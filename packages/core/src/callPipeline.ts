@@ -47,10 +47,21 @@ export function createCallPipeline(
 
   // --- steps 5–9 -----------------------------------------------------------------------------
 
-  /** After validation: the result it gave, or the call's turn in its scope. */
+  /**
+   * After validation: the result it gave, or the call's turn. The common call (no `check`, no
+   * confirmation, a free slot) takes the slot and runs at once, with no line and no promise.
+   */
   function proceed(call: Call, checked: Checked): ToolResult | Promise<ToolResult> {
     try {
       if ('result' in checked) return call.settle(checked.result)
+      const { record } = call
+      if (
+        record.def.check === undefined &&
+        !needsConfirmation(record.cls, call.runAs) &&
+        call.runIfFree()
+      ) {
+        return runStep(call, checked.value)
+      }
       const out = turn(call, checked.value, undefined)
       return isThenable(out) ? out.then(undefined, (cause: unknown) => failed(call, cause)) : out
     } catch (cause) {
@@ -110,9 +121,19 @@ export function createCallPipeline(
     if (call.abortedBy) return call.settle(cancelled(call.abortedBy))
     if (!approved && needsConfirmation(call.record.cls, call.runAs)) return confirm(call, value)
     call.startRun()
+    return runStep(call, value)
+  }
+
+  /** 8–9. The run, in the slot, and its one result (a promise of it never rejects). */
+  function runStep(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
     const out = steps.run(call, value)
     // A run's synchronous result is normalized already (a later one may be the pipeline's own).
-    return isThenable(out) ? out.then((r) => call.settle(r)) : call.end(out)
+    return isThenable(out)
+      ? out.then(
+          (r) => call.settle(r),
+          (cause: unknown) => failed(call, cause),
+        )
+      : call.end(out)
   }
 
   /**
@@ -211,7 +232,8 @@ export function createCallPipeline(
     let current: Call | undefined
     let callId: string | undefined
     try {
-      const co = (isObject(callOptions) ? callOptions : NO_OPTIONS) as CallOptions
+      const optionsObject = isObject(callOptions)
+      const co = (optionsObject ? callOptions : NO_OPTIONS) as CallOptions
       const given: unknown = co.caller
       const caller: unknown = given === undefined ? 'inapp' : given
       const record = typeof name === 'string' ? internals.tools.get(name) : undefined
@@ -229,7 +251,7 @@ export function createCallPipeline(
           input: redactValue(input, record?.sensitive ?? NO_SENSITIVE),
         })
       }
-      if (callOptions !== undefined && callOptions !== null && !isObject(callOptions)) {
+      if (!optionsObject && callOptions !== undefined && callOptions !== null) {
         const refused = refuse(
           'not_allowed',
           'tm.call() options must be an object like { caller: "inapp" }',
@@ -298,7 +320,9 @@ export function createCallPipeline(
   }
 
   function afterHop(call: Call): ToolResult | Promise<ToolResult> {
-    return proceed(call, call.checked!)
+    const checked = call.checked!
+    call.checked = undefined
+    return proceed(call, checked)
   }
 
   /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */

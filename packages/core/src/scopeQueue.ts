@@ -27,54 +27,80 @@ export interface ScopeQueue {
     limit: number,
     approved?: boolean,
   ): true | 'busy' | Promise<true | CancelledBy>
+  /** Takes the slot if it is free (no one can be waiting then): `enter` without a line. */
+  take(holder: QueueHolder): boolean
   /** Gives the slot back; does nothing unless `holder` holds it, so it is idempotent. */
   release(holder: QueueHolder): void
 }
 
-export function createScopeQueue(): ScopeQueue {
-  let holder: QueueHolder | undefined
-  const approvedLine: Array<() => void> = []
-  const line: Array<() => void> = []
+/** A waiting call's wake-up: hands it the slot. */
+type Wake = () => void
 
-  return {
-    get waiting() {
-      return approvedLine.length + line.length
-    },
-    get held() {
-      return holder !== undefined
-    },
-    enter(next, limit, approved = false) {
-      // The holder itself, not a closure per call, is the ticket: entering and leaving a free
-      // scope allocates nothing.
-      if (holder === undefined) {
-        holder = next
-        return true
-      }
-      if (!approved && line.length >= limit) return 'busy'
-      const own = approved ? approvedLine : line
-      return new Promise<true | CancelledBy>((resolve) => {
-        let settled = false
-        const wake = () => {
-          settled = true
-          holder = next
-          resolve(true)
-        }
-        own.push(wake)
-        void next.aborted.then((by) => {
-          if (settled) return
-          settled = true
-          const at = own.indexOf(wake)
-          if (at >= 0) own.splice(at, 1)
-          resolve(by)
-        })
-      })
-    },
-    release(current) {
-      if (holder !== current) return
-      holder = undefined
-      // Hand the slot straight to the next in line, so nothing can jump the queue in between.
-      const wake = approvedLine.shift() ?? line.shift()
-      wake?.()
-    },
+/**
+ * The queue as a class with a fixed shape: a call into a free scope and back out reads a few
+ * fields and calls no array method.
+ */
+class Queue implements ScopeQueue {
+  #holder: QueueHolder | undefined = undefined
+  readonly #approvedLine: Wake[] = []
+  readonly #line: Wake[] = []
+
+  get waiting(): number {
+    return this.#approvedLine.length + this.#line.length
   }
+
+  get held(): boolean {
+    return this.#holder !== undefined
+  }
+
+  enter(
+    next: QueueHolder,
+    limit: number,
+    approved = false,
+  ): true | 'busy' | Promise<true | CancelledBy> {
+    if (this.take(next)) return true
+    const own = approved ? this.#approvedLine : this.#line
+    if (!approved && own.length >= limit) return 'busy'
+    return new Promise<true | CancelledBy>((resolve) => {
+      let settled = false
+      const wake = () => {
+        settled = true
+        this.#holder = next
+        resolve(true)
+      }
+      own.push(wake)
+      void next.aborted.then((by) => {
+        if (settled) return
+        settled = true
+        const at = own.indexOf(wake)
+        if (at >= 0) own.splice(at, 1)
+        resolve(by)
+      })
+    })
+  }
+
+  take(holder: QueueHolder): boolean {
+    // The holder itself, not a closure per call, is the ticket: entering and leaving a free
+    // scope allocates nothing.
+    if (this.#holder !== undefined) return false
+    this.#holder = holder
+    return true
+  }
+
+  release(current: QueueHolder): void {
+    if (this.#holder !== current) return
+    this.#holder = undefined
+    // Hand the slot straight to the next in line, so nothing can jump the queue in between.
+    const wake =
+      this.#approvedLine.length > 0
+        ? this.#approvedLine.shift()
+        : this.#line.length > 0
+          ? this.#line.shift()
+          : undefined
+    wake?.()
+  }
+}
+
+export function createScopeQueue(): ScopeQueue {
+  return new Queue()
 }

@@ -179,6 +179,23 @@ describe('results leaving tm.call', () => {
     expect((result as { data: { tags: string[] } }).data.tags).toEqual(['a'])
   })
 
+  it('copies only own keys of an ok result while Object.prototype has an enumerable key', async () => {
+    const tm = createToolmark()
+    tm.register({ name: 'get', description: 'Gets', run: () => ok({ id: 1 }) })
+    const proto = Object.prototype as Record<string, unknown>
+    proto.polluted = 'yes'
+    let result: ToolResult
+    try {
+      result = await tm.call('get', {})
+    } finally {
+      delete proto.polluted
+    }
+    expect(Object.keys(result)).toEqual(['status', 'data'])
+    expect(Object.keys((result as { data: object }).data)).toEqual(['id'])
+    expect(result).toEqual({ status: 'ok', data: { id: 1 } })
+    expectSealed(result)
+  })
+
   it('clones a class instance with methods to a plain object of its data', async () => {
     class Ticket {
       constructor(
