@@ -1,4 +1,5 @@
 import { isObject, own } from './guards'
+import { joinPath } from './forms/paths'
 import type { JsonSchema, ResultIssue } from './types'
 
 /** Options of `jsonSchemaCheck`. */
@@ -31,8 +32,6 @@ class OutOfBounds {
 }
 
 const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key)
-
-const join = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
 
 const finite = (value: unknown): value is number =>
   typeof value === 'number' && Number.isFinite(value)
@@ -374,13 +373,13 @@ export function jsonSchemaCheck(
     const first = Array.isArray(prefix) ? prefix : []
     const items = own(node, 'items')
     if (value.length > 0 && (first.length > 0 || items !== undefined) && depth >= maxDepth) {
-      out.push({ path: join(path, 0), message: 'Nested too deeply' })
+      out.push({ path: joinPath(path, 0), message: 'Nested too deeply' })
       return
     }
     for (let i = 0; i < value.length; i++) {
       const itemSchema = i < first.length ? first[i] : items
       if (itemSchema !== undefined) {
-        visit(itemSchema, value[i], join(path, i), depth + 1, recursion, out)
+        visit(itemSchema, value[i], joinPath(path, i), depth + 1, recursion, out)
       }
       if (out.length >= maxIssues) return
     }
@@ -391,7 +390,7 @@ export function jsonSchemaCheck(
       for (let i = 1; i < value.length; i++) {
         for (let j = 0; j < i; j++) {
           if (equal(value[i], value[j])) {
-            out.push({ path: join(path, i), message: `Repeats item ${j}` })
+            out.push({ path: joinPath(path, i), message: `Repeats item ${j}` })
             return
           }
         }
@@ -413,7 +412,7 @@ export function jsonSchemaCheck(
     if (Array.isArray(required)) {
       for (const key of required) {
         if (typeof key === 'string' && (!hasOwn(value, key) || value[key] === undefined)) {
-          out.push({ path: join(path, key), message: 'Required' })
+          out.push({ path: joinPath(path, key), message: 'Required' })
         }
       }
     }
@@ -433,12 +432,12 @@ export function jsonSchemaCheck(
     const names = own(node, 'propertyNames')
     const needsChildren = declared !== undefined || patterned.length > 0 || additional !== undefined
     if (keys.length > 0 && needsChildren && depth >= maxDepth) {
-      out.push({ path: join(path, keys[0]), message: 'Nested too deeply' })
+      out.push({ path: joinPath(path, keys[0]), message: 'Nested too deeply' })
       return
     }
     for (const key of keys) {
       if (++steps > maxSteps) throw new OutOfBounds('Too large to check')
-      const at = join(path, key)
+      const at = joinPath(path, key)
       if (names !== undefined) {
         const inner: ResultIssue[] = []
         visit(names, key, at, depth, recursion, inner)

@@ -1,3 +1,4 @@
+import { defineOwn } from '../forms/paths'
 import { isObject } from '../guards'
 import { jsonSchemaCheck } from '../jsonSchemaCheck'
 import type { JsonSchemaCheck } from '../jsonSchemaCheck'
@@ -6,15 +7,6 @@ import type { JsonSchema } from '../types'
 type Node = Record<string, unknown>
 
 const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key)
-
-/** Sets a key even when it is `__proto__`. */
-const put = (target: Node, key: string, value: unknown) =>
-  Object.defineProperty(target, key, {
-    value,
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  })
 
 /** Formats OpenAI's strict mode accepts; any other `format` is left out of the strict schema. */
 const STRICT_FORMATS = new Set([
@@ -199,7 +191,7 @@ export function toStrictSchema(schema: JsonSchema): JsonSchema | undefined {
           if (node !== root || !isObject(value)) throw new NotStrict()
           out.$defs = {}
           for (const name of Object.keys(value)) {
-            put(out.$defs as Node, name, convert(value[name], 0))
+            defineOwn(out.$defs as Node, name, convert(value[name], 0))
           }
           break
         case 'properties':
@@ -227,7 +219,7 @@ export function toStrictSchema(schema: JsonSchema): JsonSchema | undefined {
           if (acceptsNull(declared[key], root)) throw new NotStrict()
           property = nullable(property)
         }
-        put(converted, key, property)
+        defineOwn(converted, key, property)
       }
       if (out.type === undefined) out.type = 'object'
       out.properties = converted
@@ -292,12 +284,12 @@ export function restoreOptionals(schema: JsonSchema, value: unknown): unknown {
       for (const key of Object.keys(current)) {
         const property = hasOwn(declared, key) ? declared[key] : undefined
         if (property === undefined) {
-          put(out, key, current[key])
+          defineOwn(out, key, current[key])
           continue
         }
         const absent =
           current[key] === null && !required.includes(key) && !acceptsNull(property, root)
-        if (!absent) put(out, key, walk(property, current[key], depth + 1))
+        if (!absent) defineOwn(out, key, walk(property, current[key], depth + 1))
       }
       return out
     }

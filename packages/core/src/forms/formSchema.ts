@@ -43,25 +43,26 @@ function typesOf(schema: Schema): Set<string> {
   return types
 }
 
+/** Follows a local `$ref` of the root schema (`#`, `#/$defs/X`, `#/definitions/X`), once. */
+export function resolveRef(root: JsonSchema, ref: string): Schema | undefined {
+  if (ref === '#') return root
+  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref)
+  if (!match) return undefined
+  const defs = root[match[1]]
+  const target = isSchema(defs) ? defs[decodeURIComponent(match[2])] : undefined
+  return isSchema(target) ? target : undefined
+}
+
 /** Compiles a form's JSON Schema into the tree fills are checked against. */
 export function compileFormSchema(root: JsonSchema): FormNode {
   const refs = new Map<string, FormNode>()
-
-  const resolveRef = (ref: string): Schema | undefined => {
-    if (ref === '#') return root
-    const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref)
-    if (!match) return undefined
-    const defs = root[match[1]]
-    const target = isSchema(defs) ? defs[decodeURIComponent(match[2])] : undefined
-    return isSchema(target) ? target : undefined
-  }
 
   const compile = (schema: unknown, depth: number): FormNode => {
     if (!isSchema(schema) || depth > 64) return ANY
     if (typeof schema.$ref === 'string') {
       const cached = refs.get(schema.$ref)
       if (cached) return cached
-      const target = resolveRef(schema.$ref)
+      const target = resolveRef(root, schema.$ref)
       if (!target) return ANY
       // A shell first, filled in after, so recursive schemas end.
       const shell = {} as FormNode
@@ -74,7 +75,7 @@ export function compileFormSchema(root: JsonSchema): FormNode {
     const collect = (s: unknown, d: number) => {
       if (!isSchema(s) || d > 64) return
       if (typeof s.$ref === 'string') {
-        const target = resolveRef(s.$ref)
+        const target = resolveRef(root, s.$ref)
         if (target) collect(target, d + 1)
         return
       }

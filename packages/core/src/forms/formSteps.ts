@@ -1,7 +1,7 @@
 import type { Problem } from '../problem'
 import { issuePath } from '../schema'
 import type { JsonSchema, ResultIssue, StandardSchemaIssue, StandardSchemaV1 } from '../types'
-import type { FormNode } from './formSchema'
+import { resolveRef, type FormNode } from './formSchema'
 import {
   FORBIDDEN_SEGMENTS,
   getIn,
@@ -72,14 +72,10 @@ export function stepsProblem(steps: unknown, root: FormNode): Problem | undefine
 
 type Schema = Record<string, unknown>
 
-/** Follows a local `$ref` (`#/$defs/X`) of the root schema, once. */
+/** `schema`, or what its local `$ref` points to (followed once). */
 function resolve(root: JsonSchema, schema: unknown): Schema | undefined {
   if (!isPlainObject(schema)) return undefined
-  if (typeof schema.$ref !== 'string') return schema
-  const match = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(schema.$ref)
-  const defs = match ? root[match[1]] : undefined
-  const target = isPlainObject(defs) ? defs[decodeURIComponent(match![2])] : undefined
-  return isPlainObject(target) ? target : undefined
+  return typeof schema.$ref === 'string' ? resolveRef(root, schema.$ref) : schema
 }
 
 /** The object schema of `schema` reduced to `paths` (segment lists below it). */

@@ -1,4 +1,5 @@
 import { checkJsonValue, DEFAULT_MESSAGE_LIMITS } from './bounds'
+import { joinPath } from '../forms/paths'
 import type { MessageDirection, ToAgentMessage, ToPageMessage } from './messages'
 import { PROTOCOL_VERSION } from './messages'
 
@@ -32,8 +33,6 @@ class Issue {
   ) {}
 }
 
-const join = (path: string, key: string | number) => (path === '' ? String(key) : `${path}.${key}`)
-
 type Obj = Record<string, unknown>
 
 function object(value: unknown, path: string): Obj {
@@ -47,12 +46,12 @@ function object(value: unknown, path: string): Obj {
 function keys(value: Obj, path: string, required: string[], optional: string[] = []): void {
   for (const key of required) {
     if (!Object.prototype.hasOwnProperty.call(value, key)) {
-      throw new Issue(join(path, key), 'required')
+      throw new Issue(joinPath(path, key), 'required')
     }
   }
   for (const key of Object.keys(value)) {
     if (!required.includes(key) && !optional.includes(key)) {
-      throw new Issue(join(path, key), 'unexpected key')
+      throw new Issue(joinPath(path, key), 'unexpected key')
     }
   }
 }
@@ -93,47 +92,47 @@ function toolResult(value: unknown, path: string): void {
       return
     case 'invalid':
       keys(result, path, ['status', 'issues'])
-      array(result.issues, join(path, 'issues')).forEach((item, i) => {
-        const at = join(join(path, 'issues'), i)
+      array(result.issues, joinPath(path, 'issues')).forEach((item, i) => {
+        const at = joinPath(joinPath(path, 'issues'), i)
         const issue = object(item, at)
         keys(issue, at, ['path', 'message'])
-        string(issue.path, join(at, 'path'))
-        string(issue.message, join(at, 'message'))
+        string(issue.path, joinPath(at, 'path'))
+        string(issue.message, joinPath(at, 'message'))
       })
       return
     case 'refused':
       keys(result, path, ['status', 'code', 'message'], ['rev'])
-      if (string(result.code, join(path, 'code')) === '') {
-        throw new Issue(join(path, 'code'), 'expected a non-empty string')
+      if (string(result.code, joinPath(path, 'code')) === '') {
+        throw new Issue(joinPath(path, 'code'), 'expected a non-empty string')
       }
-      string(result.message, join(path, 'message'))
-      if (result.rev !== undefined) revision(result.rev, join(path, 'rev'))
+      string(result.message, joinPath(path, 'message'))
+      if (result.rev !== undefined) revision(result.rev, joinPath(path, 'rev'))
       return
     case 'needs_confirmation':
       keys(result, path, ['status', 'confirmId', 'summary'], ['changes'])
-      matching(result.confirmId, join(path, 'confirmId'), ID_PATTERN, 'an id')
-      string(result.summary, join(path, 'summary'))
+      matching(result.confirmId, joinPath(path, 'confirmId'), ID_PATTERN, 'an id')
+      string(result.summary, joinPath(path, 'summary'))
       if (result.changes !== undefined) {
-        array(result.changes, join(path, 'changes')).forEach((item, i) => {
-          const at = join(join(path, 'changes'), i)
+        array(result.changes, joinPath(path, 'changes')).forEach((item, i) => {
+          const at = joinPath(joinPath(path, 'changes'), i)
           const change = object(item, at)
           keys(change, at, ['path'], ['before', 'after'])
-          string(change.path, join(at, 'path'))
+          string(change.path, joinPath(at, 'path'))
         })
       }
       return
     case 'cancelled':
       keys(result, path, ['status', 'by'])
       if (!CANCELLED_BY.includes(result.by as string)) {
-        throw new Issue(join(path, 'by'), 'expected "operator", "signal" or "policy"')
+        throw new Issue(joinPath(path, 'by'), 'expected "operator", "signal" or "policy"')
       }
       return
     case 'error':
       keys(result, path, ['status', 'message'])
-      string(result.message, join(path, 'message'))
+      string(result.message, joinPath(path, 'message'))
       return
     default:
-      throw new Issue(join(path, 'status'), 'unknown status')
+      throw new Issue(joinPath(path, 'status'), 'unknown status')
   }
 }
 
@@ -145,17 +144,17 @@ function manifestEntry(value: unknown, path: string): void {
     ['name', 'llmName', 'description', 'hints'],
     ['title', 'signature', 'inputSchema'],
   )
-  matching(entry.name, join(path, 'name'), TOOL_NAME_PATTERN, 'a tool name', TOOL_NAME_MAX)
-  matching(entry.llmName, join(path, 'llmName'), LLM_NAME_PATTERN, 'an LLM tool name')
-  string(entry.description, join(path, 'description'))
-  if (entry.title !== undefined) string(entry.title, join(path, 'title'))
-  if (entry.signature !== undefined) string(entry.signature, join(path, 'signature'))
-  if (entry.inputSchema !== undefined) object(entry.inputSchema, join(path, 'inputSchema'))
-  const hintsPath = join(path, 'hints')
+  matching(entry.name, joinPath(path, 'name'), TOOL_NAME_PATTERN, 'a tool name', TOOL_NAME_MAX)
+  matching(entry.llmName, joinPath(path, 'llmName'), LLM_NAME_PATTERN, 'an LLM tool name')
+  string(entry.description, joinPath(path, 'description'))
+  if (entry.title !== undefined) string(entry.title, joinPath(path, 'title'))
+  if (entry.signature !== undefined) string(entry.signature, joinPath(path, 'signature'))
+  if (entry.inputSchema !== undefined) object(entry.inputSchema, joinPath(path, 'inputSchema'))
+  const hintsPath = joinPath(path, 'hints')
   const hints = object(entry.hints, hintsPath)
   keys(hints, hintsPath, [], HINTS)
   for (const [key, flag] of Object.entries(hints)) {
-    if (typeof flag !== 'boolean') throw new Issue(join(hintsPath, key), 'expected a boolean')
+    if (typeof flag !== 'boolean') throw new Issue(joinPath(hintsPath, key), 'expected a boolean')
   }
 }
 
@@ -190,7 +189,9 @@ function toAgent(message: Obj): void {
     case 'manifest':
       keys(message, '', ['protocol', 'type', 'clientId', 'rev', 'tools'])
       revision(message.rev, 'rev')
-      array(message.tools, 'tools').forEach((entry, i) => manifestEntry(entry, join('tools', i)))
+      array(message.tools, 'tools').forEach((entry, i) =>
+        manifestEntry(entry, joinPath('tools', i)),
+      )
       break
     case 'result':
       keys(message, '', ['protocol', 'type', 'clientId', 'id', 'result'])
