@@ -1,4 +1,5 @@
 import { reportError } from '../createToolmark'
+import { titlesOf } from '../jsonSchema'
 import { redactChanges, redactValue } from '../redact'
 import { errorResult, invalid, ok } from '../results'
 import type { FieldChange, JsonSchema, ToolContext, ToolResult } from '../types'
@@ -33,18 +34,6 @@ function diffValues(before: unknown, after: unknown, path: string, out: FieldCha
   out.push(fieldChange(path, before, after))
 }
 
-/** The `title` of each declared property of a JSON Schema, by dot path (objects only). */
-function schemaTitles(schema: unknown, path = '', out = new Map<string, string>(), depth = 0) {
-  if (!isPlainObject(schema) || depth > 16) return out
-  if (path !== '' && typeof schema.title === 'string' && schema.title) out.set(path, schema.title)
-  if (isPlainObject(schema.properties)) {
-    for (const [key, child] of Object.entries(schema.properties)) {
-      schemaTitles(child, joinPath(path, key), out, depth + 1)
-    }
-  }
-  return out
-}
-
 /** What `onSubmit` returned, with JSON semantics (`undefined` → `null`, dates → ISO strings). */
 function toJsonSafe(value: unknown): { ok: true; value: unknown } | { ok: false; cause: unknown } {
   if (value === undefined) return { ok: true, value: null }
@@ -63,12 +52,12 @@ function toJsonSafe(value: unknown): { ok: true; value: unknown } | { ok: false;
  */
 export function createSubmitTool(form: FormContext, summary: () => string) {
   const { tm, adapter, secrets } = form
-  let titles: Map<string, string> | undefined
+  let titles: Readonly<Record<string, string>> | undefined
 
   /** People-facing names of every field (the element's label, else the schema's title). */
   function labels(): Record<string, string> {
-    titles ??= schemaTitles(form.jsonSchema as JsonSchema)
-    const out: Record<string, string> = Object.fromEntries(titles)
+    titles ??= titlesOf(form.jsonSchema as JsonSchema)
+    const out: Record<string, string> = { ...titles }
     for (const step of form.steps ?? []) if (step.title) out[step.id] = step.title
     for (const field of form.readFields()) {
       const label = field.label

@@ -138,6 +138,26 @@ describe('ticket.submit', () => {
     })
   })
 
+  it('labels nested fields by their schema titles, and leaves a blank title out', async () => {
+    const tm = createToolmark()
+    const form = memoryForm({ requester: { email: '' }, note: '' })
+    createFormTools(tm, form.adapter, {
+      name: 'ticket',
+      description: 'The new-ticket form.',
+      schema: z.object({
+        requester: z.object({ email: z.string().meta({ title: 'Email' }) }).meta({ title: 'From' }),
+        note: z.string().meta({ title: '  ' }),
+      }),
+    })
+
+    await tm.call('ticket.submit', {}, { caller: 'inapp' })
+
+    expect(tm.confirmations.list()[0].labels).toEqual({
+      requester: 'From',
+      'requester.email': 'Email',
+    })
+  })
+
   it('masks secrets in what onSubmit returns, whatever shape the server echoes', async () => {
     const echo = { ticket: { id: 7, password: 'hunter2' }, history: [{ password: 'old-one' }] }
     const { tm } = setup({ submit: () => ({ ok: true, data: echo }) })
