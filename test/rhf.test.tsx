@@ -1051,6 +1051,75 @@ describe('useWizardTool', () => {
   })
 })
 
+describe('useWizardTool registers again only when agents would see a change', () => {
+  function InlineWizard({
+    tm,
+    max,
+    onStepChange,
+  }: {
+    tm: Toolmark
+    max: number
+    onStepChange?: (id: string) => void
+  }) {
+    const who = useForm({ defaultValues: { email: '' } })
+    const why = useForm({ defaultValues: { reason: '' } })
+    rhf.useWizardTool({
+      name: 'access',
+      description: 'The access-request wizard.',
+      steps: [
+        // Inline schemas: a new object every render.
+        { id: 'who', form: who, schema: z.object({ email: z.string() }) },
+        { id: 'why', form: why, schema: z.object({ reason: z.string().max(max) }) },
+      ],
+      onSubmit: (values) => values,
+      onStepChange,
+      toolmark: tm,
+    })
+    return null
+  }
+
+  it('keeps its tools across re-renders with inline schemas, and registers again when a schema changes', async () => {
+    const tm = createToolmark()
+    const register = vi.spyOn(tm, 'register')
+    const { rerender } = render(<InlineWizard tm={tm} max={10} />)
+    await flush()
+    const registrations = register.mock.calls.length
+    expect(registrations).toBeGreaterThan(0)
+
+    rerender(<InlineWizard tm={tm} max={10} />)
+    rerender(<InlineWizard tm={tm} max={10} />)
+    await flush()
+    expect(register.mock.calls.length).toBe(registrations)
+
+    rerender(<InlineWizard tm={tm} max={5} />)
+    await flush()
+    expect(register.mock.calls.length).toBe(registrations * 2)
+    expect(
+      await call(tm, 'access.fill', { values: { why: { reason: 'too long here' } } }),
+    ).toMatchObject({
+      status: 'invalid',
+      issues: [{ path: 'values.why.reason' }],
+    })
+  })
+
+  it('tells the latest onStepChange where a fill leads', async () => {
+    const tm = createToolmark()
+    const first = vi.fn()
+    const second = vi.fn()
+    const { rerender } = render(<InlineWizard tm={tm} max={10} onStepChange={first} />)
+    await flush()
+    rerender(<InlineWizard tm={tm} max={10} onStepChange={second} />)
+    await flush()
+
+    await call(tm, 'access.fill', {
+      values: { who: { email: 'ana@example.com' }, why: { reason: 'audit' } },
+    })
+
+    expect(first).not.toHaveBeenCalled()
+    expect(second).toHaveBeenCalledWith('why')
+  })
+})
+
 describe('useWizardTool options and secrets', () => {
   const loginSchema = z.object({ user: z.string(), pin: z.string() })
   const teamSchema = z.object({ team: z.string() })

@@ -1,18 +1,16 @@
 'use client'
 import { useContext, useEffect, useMemo, useRef, useState } from 'react'
-import type { FieldValues, UseFormReturn } from 'react-hook-form'
+import type { UseFormReturn } from 'react-hook-form'
 import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
-import { createFormMemory, createWizardTools } from '@toolmark/core/forms'
-import type { FormOptionsLookup, WizardStep } from '@toolmark/core/forms'
-import { hintsKey as toHintsKey, keyToHints } from '@toolmark/core/observers'
+import { createFormMemory } from '@toolmark/core/forms'
+import type { FormOptionsLookup } from '@toolmark/core/forms'
+import { createRegistration } from '@toolmark/core/observers'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { ScopeContext, joinPath } from '../ScopeContext'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
-import { createRhfAdapter } from './rhfAdapter'
 import type { UseFormToolResult } from './useFormTool'
 import { useFormToolResult } from './useFormToolResult'
-
-type AnyForm = UseFormReturn<FieldValues, any, any>
+import { WIZARD_RULES, type WizardDeclaration } from './wizardRegistration'
 
 /** A step of {@link useWizardTool}: a `useForm` of its own. */
 export interface UseWizardToolStep {
@@ -55,13 +53,7 @@ export interface UseWizardToolOptions<TValues = Record<string, any>> {
   toolmark?: Toolmark
 }
 
-// Bundlers replace `process.env.NODE_ENV` with a string literal, so production builds drop the
-// development warning below; declared here so the kit does not depend on Node's types.
-declare const process: { env: { NODE_ENV?: string } }
-
-const warned = new Set<string>()
-
-/** The same array as last time while its items are the same, so it can be an effect dependency. */
+/** The same array as last time while its items are the same. */
 function useSameItems<T>(items: T[]): T[] {
   const ref = useRef(items)
   const previous = ref.current
@@ -102,116 +94,30 @@ function useSameItems<T>(items: T[]): T[] {
 export function useWizardTool<TValues = Record<string, any>>(
   options: UseWizardToolOptions<TValues>,
 ): UseFormToolResult {
-  const tm = useResolvedToolmark(options.toolmark, 'useWizardTool')
+  const toolmark = useResolvedToolmark(options.toolmark, 'useWizardTool')
   const inherited = useContext(ScopeContext)
-  const slot = inherited?.toolmark === tm ? inherited : null
+  const scope = inherited?.toolmark === toolmark ? inherited : null
 
-  const latest = useRef(options)
-  useIsomorphicLayoutEffect(() => {
-    latest.current = options
-  })
-
+  // One memory per set of forms: what the agent wrote and which fields are secret outlive
+  // re-registering.
   const controls = useSameItems(options.steps.map((s) => s.form.control))
-  const schemas = useSameItems(options.steps.map((s) => s.schema))
-  // One memory per set of forms: what the agent wrote and which fields are secret.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- new forms get a new memory
   const memory = useMemo(() => createFormMemory(), [controls])
-
-  const { name, description, title } = options
-  const stepsKey = JSON.stringify(
-    options.steps.map((s) => ({
-      id: s.id,
-      title: s.title,
-      sensitive: s.sensitive ?? [],
-      options: Object.keys(s.options ?? {})
-        .filter((field) => typeof s.options?.[field] === 'function')
-        .sort(),
-    })),
-  )
-  // `undefined` (the default: consequential) differs from `{}` (no confirmation).
-  const hintsKey = options.hints ? toHintsKey(options.hints) : undefined
-  const hasSummary = typeof options.submitSummary === 'function'
   const [step, setStep] = useState(() => options.steps[0]?.id)
-  const [moveStep] = useState(() => (id: string) => {
-    setStep(id)
-    latest.current.onStepChange?.(id)
+  const declaration = { toolmark, scope, memory, options, setStep } as WizardDeclaration
+  const [registration] = useState(() => createRegistration(declaration, WIZARD_RULES))
+  // The latest steps and options for every callback; the tools are registered again only when
+  // what agents see changed (see wizardToolsChanged).
+  useIsomorphicLayoutEffect(() => {
+    registration.update(declaration)
   })
+  useEffect(() => registration.start(), [registration])
 
-  useEffect(() => {
-    const described = JSON.parse(stepsKey) as Array<{
-      id: string
-      title?: string
-      sensitive: string[]
-      options: string[]
-    }>
-    const steps: WizardStep[] = described.map((s, k) => {
-      const formOf = () => latest.current.steps[k].form as AnyForm
-      if (
-        process.env.NODE_ENV !== 'production' &&
-        tm.dev &&
-        !controls[k]._options.resolver &&
-        !warned.has(`${name}.${s.id}`)
-      ) {
-        warned.add(`${name}.${s.id}`)
-        console.warn(
-          `[toolmark] useWizardTool("${name}"): the form of step "${s.id}" has no resolver, so ` +
-            'a submit does not check it. Pass its schema to useForm({ resolver: zodResolver(schema) }).',
-        )
-      }
-      const lookups: Record<string, FormOptionsLookup> = {}
-      for (const field of s.options) {
-        lookups[field] = (args) => {
-          const lookup = latest.current.steps[k].options?.[field]
-          if (!lookup) throw new Error(`The options of "${s.id}.${field}" are gone`)
-          return lookup(args)
-        }
-      }
-      return {
-        id: s.id,
-        ...(s.title ? { title: s.title } : {}),
-        // A step's submit validates it and hands its values back; the wizard submits once.
-        adapter: createRhfAdapter(formOf, (values) => values),
-        schema: schemas[k],
-        sensitive: s.sensitive,
-        options: lookups,
-      }
-    })
-    const tools = createWizardTools(tm, {
-      name,
-      description,
-      title,
-      steps,
-      onSubmit: (values) => latest.current.onSubmit(values as TValues),
-      submitSummary: hasSummary
-        ? (values) => latest.current.submitSummary!(values as TValues)
-        : undefined,
-      hints: hintsKey === undefined ? undefined : (keyToHints(hintsKey) ?? {}),
-      scope: slot ? slot.acquire() : undefined,
-      memory,
-      onStepChange: moveStep,
-    })
-    return () => tools.dispose()
-  }, [
-    tm,
-    slot,
-    controls,
-    schemas,
-    memory,
-    name,
-    description,
-    title,
-    stepsKey,
-    hintsKey,
-    hasSummary,
-    moveStep,
-  ])
-
-  const base = joinPath(slot?.path ?? '', name)
   const hasOptions = options.steps.some((s) =>
     Object.values(s.options ?? {}).some((lookup) => typeof lookup === 'function'),
   )
   return useFormToolResult(
-    base,
+    joinPath(scope?.path ?? '', options.name),
     hasOptions,
     options.steps.map((s) => s.id),
     step,

@@ -1,0 +1,146 @@
+import type { FieldValues, UseFormReturn } from 'react-hook-form'
+import type { Toolmark } from '@toolmark/core'
+import { createWizardTools } from '@toolmark/core/forms'
+import type { FormMemory, FormOptionsLookup, WizardStep } from '@toolmark/core/forms'
+import {
+  hintsKey,
+  keyToHints,
+  latestSchema,
+  sameSchema,
+  sensitiveKey,
+} from '@toolmark/core/observers'
+import type { RegistrationRules } from '@toolmark/core/observers'
+import type { ScopeSlot } from '../ScopeContext'
+import { createRhfAdapter } from './rhfAdapter'
+import type { UseWizardToolOptions, UseWizardToolStep } from './useWizardTool'
+
+type AnyForm = UseFormReturn<FieldValues, any, any>
+
+// Bundlers replace `process.env.NODE_ENV` with a string literal, so production builds drop the
+// development warning below; declared here so the kit does not depend on Node's types.
+declare const process: { env: { NODE_ENV?: string } }
+
+/** Everything `useWizardTool` registers from: the latest of each, pushed after every render. */
+export interface WizardDeclaration {
+  toolmark: Toolmark
+  scope: ScopeSlot | null
+  memory: FormMemory
+  options: UseWizardToolOptions<any>
+  /** Shows a step: the hook's state setter (stable). */
+  setStep: (stepId: string) => void
+}
+
+/** A step's fields that have an options lookup, sorted. */
+const optionFields = (step: UseWizardToolStep): string[] =>
+  Object.keys(step.options ?? {})
+    .filter((field) => typeof step.options?.[field] === 'function')
+    .sort()
+
+/** What agents see of the steps, as one comparable string: inline step lists do not register again. */
+const stepsKey = (options: WizardDeclaration['options']): string =>
+  JSON.stringify(
+    options.steps.map((s) => [s.id, s.title ?? '', sensitiveKey(s.sensitive), optionFields(s)]),
+  )
+
+/** `undefined` hints (the default: consequential) differ from `{}` (no confirmation). */
+const hintsOf = (options: WizardDeclaration['options']) =>
+  options.hints === undefined ? undefined : hintsKey(options.hints)
+
+/**
+ * Whether the wizard's tools must be registered again: the registry, scope, memory or a step's form
+ * changed, or what agents see did (names, texts, hints, steps by value, each schema by its JSON
+ * Schema). A re-render with inline steps and schemas registers nothing.
+ */
+function wizardToolsChanged(registered: WizardDeclaration, next: WizardDeclaration): boolean {
+  const a = registered.options
+  const b = next.options
+  return (
+    registered.toolmark !== next.toolmark ||
+    registered.scope !== next.scope ||
+    registered.memory !== next.memory ||
+    a.steps.length !== b.steps.length ||
+    a.steps.some(
+      (step, k) =>
+        step.form.control !== b.steps[k].form.control ||
+        !sameSchema(step.schema, b.steps[k].schema, 'input'),
+    ) ||
+    a.name !== b.name ||
+    a.description !== b.description ||
+    a.title !== b.title ||
+    stepsKey(a) !== stepsKey(b) ||
+    hintsOf(a) !== hintsOf(b) ||
+    (typeof a.submitSummary === 'function') !== (typeof b.submitSummary === 'function')
+  )
+}
+
+const warned = new Set<string>()
+
+/** Registers the wizard's tools; every callback reads the latest declaration from the registration. */
+function registerWizardTools(
+  declaration: WizardDeclaration,
+  registration: { readonly current: WizardDeclaration },
+): { dispose(): void } {
+  const latest = () => registration.current.options
+  const { toolmark: tm, scope, memory, options } = declaration
+  const { name } = options
+  const steps: WizardStep[] = options.steps.map((s, k) => {
+    if (
+      process.env.NODE_ENV !== 'production' &&
+      tm.dev &&
+      !s.form.control._options.resolver &&
+      !warned.has(`${name}.${s.id}`)
+    ) {
+      warned.add(`${name}.${s.id}`)
+      console.warn(
+        `[toolmark] useWizardTool("${name}"): the form of step "${s.id}" has no resolver, so ` +
+          'a submit does not check it. Pass its schema to useForm({ resolver: zodResolver(schema) }).',
+      )
+    }
+    const lookups: Record<string, FormOptionsLookup> = {}
+    for (const field of optionFields(s)) {
+      lookups[field] = (args) => {
+        const lookup = latest().steps[k]?.options?.[field]
+        if (!lookup) throw new Error(`The options of "${s.id}.${field}" are gone`)
+        return lookup(args)
+      }
+    }
+    return {
+      id: s.id,
+      ...(s.title ? { title: s.title } : {}),
+      // A step's submit validates it and hands its values back; the wizard submits once.
+      adapter: createRhfAdapter(
+        () => latest().steps[k].form as AnyForm,
+        (values) => values,
+      ),
+      schema: latestSchema(s.schema, () => latest().steps[k]?.schema),
+      sensitive: s.sensitive ? [...s.sensitive] : [],
+      options: lookups,
+    }
+  })
+  const hints = hintsOf(options)
+  return createWizardTools(tm, {
+    name,
+    description: options.description,
+    title: options.title,
+    steps,
+    onSubmit: (values) => latest().onSubmit(values),
+    submitSummary:
+      typeof options.submitSummary === 'function'
+        ? (values) => latest().submitSummary!(values)
+        : undefined,
+    hints: hints === undefined ? undefined : (keyToHints(hints) ?? {}),
+    scope: scope ? scope.acquire() : undefined,
+    memory,
+    // Follows the agent: shows the step a fill leads to, then tells the app.
+    onStepChange: (id) => {
+      registration.current.setStep(id)
+      latest().onStepChange?.(id)
+    },
+  })
+}
+
+/** When and how `useWizardTool` registers its tools. */
+export const WIZARD_RULES: RegistrationRules<WizardDeclaration> = {
+  changed: wizardToolsChanged,
+  register: registerWizardTools,
+}
