@@ -294,6 +294,8 @@ const linkDelete = (node) => {
 }
 const calls = new Set()
 const sampleResult = ok({ id: 'T-42', count: 5 })
+const frozenSample = Object.freeze({ status: 'ok', data: Object.freeze({ id: 'T-42', count: 5 }) })
+const emptyLines = [[], []]
 const tricks = [
   [
     'an AbortController and its signal (made only for runs that read ctx.signal)',
@@ -328,6 +330,21 @@ const tricks = [
   [
     'structuredClone + deepFreeze of an ok result (plain results take a one-pass frozen copy)',
     () => Object.freeze(structuredClone(sampleResult)),
+  ],
+  [
+    "Object.isFrozen of a run's result (a run's result settles as normalized already)",
+    () => Object.isFrozen(frozenSample),
+  ],
+  [
+    'a closure per hop (the call itself is the value the hop passes on)',
+    (i) => {
+      const call = { i }
+      return () => call
+    },
+  ],
+  [
+    'shift() on both empty lines per slot release (the queue checks their lengths first)',
+    () => emptyLines[0].shift() ?? emptyLines[1].shift(),
   ],
 ]
 const trickCosts = tricks.map(([, fn]) =>

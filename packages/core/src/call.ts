@@ -174,7 +174,10 @@ export class Call implements QueueHolder, Abortable {
    * aborted: the common call's turn, with no line and no promise. `false` changes nothing.
    */
   runIfFree(): boolean {
-    if (this.#abortedBy !== undefined || !this.record.scope.queue.take(this)) return false
+    // With no room in the line, `enter` only ever takes a free slot or answers `busy`.
+    if (this.#abortedBy !== undefined || this.record.scope.queue.enter(this, 0) !== true) {
+      return false
+    }
     this.#holdsSlot = true
     this.#phase = 'running'
     return true

@@ -125,11 +125,8 @@ function frozenPlainCopy(value: unknown, depth: number): unknown {
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]
     if (key === '__proto__') return NOT_PLAIN
-    let item = (value as Record<string, unknown>)[key]
-    if (typeof item === 'object' && item !== null) {
-      item = frozenPlainCopy(item, depth + 1)
-      if (item === NOT_PLAIN) return NOT_PLAIN
-    } else if (typeof item === 'function' || typeof item === 'symbol') return NOT_PLAIN
+    const item = frozenPlainCopy((value as Record<string, unknown>)[key], depth + 1)
+    if (item === NOT_PLAIN) return NOT_PLAIN
     out[key] = item
   }
   return Object.freeze(out)
@@ -214,12 +211,8 @@ function plainCopy(value: ToolResult): unknown {
  */
 function isBareOk(value: unknown): value is { status: 'ok'; data: unknown } {
   if (!isPlainObject(value) || value.status !== 'ok') return false
-  let n = 0
-  for (const key in value) {
-    if (key !== (n === 0 ? 'status' : n === 1 ? 'data' : '')) return false
-    n++
-  }
-  return n === 2
+  const keys = Object.keys(value)
+  return keys.length === 2 && keys[0] === 'status' && keys[1] === 'data'
 }
 
 /** Why a value could not leave `tm.call` as it was (the `error` event's code). */

@@ -15,8 +15,6 @@ export interface QueueHolder {
 export interface ScopeQueue {
   /** Calls waiting for the slot (the one holding it not included). */
   readonly waiting: number
-  /** Whether a call holds the slot. */
-  readonly held: boolean
   /**
    * Asks for the slot: `true` at once when it is free; `'busy'` when `limit` calls already wait in
    * the ordinary line (never for `approved`); else a promise of the slot (`true`), or of the reason
@@ -27,8 +25,6 @@ export interface ScopeQueue {
     limit: number,
     approved?: boolean,
   ): true | 'busy' | Promise<true | CancelledBy>
-  /** Takes the slot if it is free (no one can be waiting then): `enter` without a line. */
-  take(holder: QueueHolder): boolean
   /** Gives the slot back; does nothing unless `holder` holds it, so it is idempotent. */
   release(holder: QueueHolder): void
 }
@@ -49,16 +45,17 @@ class Queue implements ScopeQueue {
     return this.#approvedLine.length + this.#line.length
   }
 
-  get held(): boolean {
-    return this.#holder !== undefined
-  }
-
   enter(
     next: QueueHolder,
     limit: number,
     approved = false,
   ): true | 'busy' | Promise<true | CancelledBy> {
-    if (this.take(next)) return true
+    // The holder itself, not a closure per call, is the ticket: entering and leaving a free
+    // scope allocates nothing.
+    if (this.#holder === undefined) {
+      this.#holder = next
+      return true
+    }
     const own = approved ? this.#approvedLine : this.#line
     if (!approved && own.length >= limit) return 'busy'
     return new Promise<true | CancelledBy>((resolve) => {
@@ -77,14 +74,6 @@ class Queue implements ScopeQueue {
         resolve(by)
       })
     })
-  }
-
-  take(holder: QueueHolder): boolean {
-    // The holder itself, not a closure per call, is the ticket: entering and leaving a free
-    // scope allocates nothing.
-    if (this.#holder !== undefined) return false
-    this.#holder = holder
-    return true
   }
 
   release(current: QueueHolder): void {
