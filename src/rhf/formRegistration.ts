@@ -1,24 +1,20 @@
-import type { FieldValues, UseFormReturn } from 'react-hook-form'
+import type { FieldValues } from 'react-hook-form'
 import type { Toolmark } from '@toolmark/core'
 import { createFormTools } from '@toolmark/core/forms'
-import type { FormMemory, FormOptionsLookup, FormStep } from '@toolmark/core/forms'
-import {
-  hintsKey,
-  keyToHints,
-  latestSchema,
-  sameSchema,
-  sensitiveKey,
-} from '@toolmark/core/observers'
+import type { FormMemory, FormStep } from '@toolmark/core/forms'
+import { latestSchema, sameSchema, sensitiveKey } from '@toolmark/core/observers'
 import type { RegistrationRules } from '@toolmark/core/observers'
 import type { ScopeSlot } from '../ScopeContext'
+import {
+  hintsFrom,
+  hintsOf,
+  latestLookups,
+  optionFields,
+  warnWithoutResolver,
+  type AnyForm,
+} from './registrationParts'
 import { createRhfAdapter } from './rhfAdapter'
 import type { UseFormToolOptions } from './useFormTool'
-
-type AnyForm = UseFormReturn<FieldValues, any, any>
-
-// Bundlers replace `process.env.NODE_ENV` with a string literal, so production builds drop the
-// development warning below; declared here so the kit does not depend on Node's types.
-declare const process: { env: { NODE_ENV?: string } }
 
 /** Everything `useFormTool` registers from: the latest of each, pushed after every render. */
 export interface FormDeclaration {
@@ -31,20 +27,9 @@ export interface FormDeclaration {
   setStep: (stepId: string) => void
 }
 
-/** The fields that have an options lookup, as one comparable string. */
-const optionFields = (options: FormDeclaration['options']) =>
-  Object.keys(options.options ?? {})
-    .filter((field) => typeof options.options?.[field] === 'function')
-    .sort()
-    .join('\n')
-
 /** A wizard's steps by value: inline step lists do not register again. */
 const stepsOf = (options: FormDeclaration['options']) =>
   options.steps ? JSON.stringify(options.steps) : ''
-
-/** `undefined` hints (the default: consequential) differ from `{}` (no confirmation). */
-const hintsOf = (options: FormDeclaration['options']) =>
-  options.hints === undefined ? undefined : hintsKey(options.hints)
 
 /**
  * Whether the form's tools must be registered again: what agents see changed (names, texts,
@@ -68,14 +53,12 @@ function formToolsChanged(registered: FormDeclaration, next: FormDeclaration): b
     a.title !== b.title ||
     !sameSchema(a.schema, b.schema, 'input') ||
     sensitiveKey(a.sensitive) !== sensitiveKey(b.sensitive) ||
-    optionFields(a) !== optionFields(b) ||
-    hintsOf(a) !== hintsOf(b) ||
+    optionFields(a.options).join('\n') !== optionFields(b.options).join('\n') ||
+    hintsOf(a.hints) !== hintsOf(b.hints) ||
     stepsOf(a) !== stepsOf(b) ||
     (typeof a.submitSummary === 'function') !== (typeof b.submitSummary === 'function')
   )
 }
-
-const warned = new Set<string>()
 
 /** Registers the form's tools; every callback reads the latest declaration from the registration. */
 function registerFormTools(
@@ -89,24 +72,18 @@ function registerFormTools(
     () => latest().form,
     (values) => latest().options.onSubmit(values),
   )
-  if (process.env.NODE_ENV !== 'production' && tm.dev && !form.control._options.resolver) {
-    if (!warned.has(name)) {
-      warned.add(name)
-      console.warn(
-        `[toolmark] useFormTool("${name}"): the form has no resolver, so a submit is not checked ` +
-          'against the schema. Pass the same schema to useForm({ resolver: zodResolver(schema) }).',
-      )
-    }
-  }
-  const lookups: Record<string, FormOptionsLookup> = {}
-  for (const field of optionFields(options).split('\n').filter(Boolean)) {
-    lookups[field] = (args) => {
-      const lookup = latest().options.options?.[field]
-      if (!lookup) throw new Error(`The options of "${field}" are gone`)
-      return lookup(args)
-    }
-  }
-  const hints = hintsOf(options)
+  warnWithoutResolver(
+    tm,
+    form,
+    name,
+    `[toolmark] useFormTool("${name}"): the form has no resolver, so a submit is not checked ` +
+      'against the schema. Pass the same schema to useForm({ resolver: zodResolver(schema) }).',
+  )
+  const lookups = latestLookups(
+    optionFields(options.options),
+    (field) => latest().options.options?.[field],
+    (field) => field,
+  )
   return createFormTools(tm, adapter, {
     name,
     description: options.description,
@@ -118,7 +95,7 @@ function registerFormTools(
       typeof options.submitSummary === 'function'
         ? (values) => latest().options.submitSummary!(values as FieldValues)
         : undefined,
-    hints: hints === undefined ? undefined : (keyToHints(hints) ?? {}),
+    hints: hintsFrom(hintsOf(options.hints)),
     scope: scope ? scope.acquire() : undefined,
     memory,
     ...(options.steps

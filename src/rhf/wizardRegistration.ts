@@ -1,24 +1,19 @@
-import type { FieldValues, UseFormReturn } from 'react-hook-form'
 import type { Toolmark } from '@toolmark/core'
 import { createWizardTools } from '@toolmark/core/forms'
-import type { FormMemory, FormOptionsLookup, WizardStep } from '@toolmark/core/forms'
-import {
-  hintsKey,
-  keyToHints,
-  latestSchema,
-  sameSchema,
-  sensitiveKey,
-} from '@toolmark/core/observers'
+import type { FormMemory, WizardStep } from '@toolmark/core/forms'
+import { latestSchema, sameSchema, sensitiveKey } from '@toolmark/core/observers'
 import type { RegistrationRules } from '@toolmark/core/observers'
 import type { ScopeSlot } from '../ScopeContext'
+import {
+  hintsFrom,
+  hintsOf,
+  latestLookups,
+  optionFields,
+  warnWithoutResolver,
+  type AnyForm,
+} from './registrationParts'
 import { createRhfAdapter } from './rhfAdapter'
-import type { UseWizardToolOptions, UseWizardToolStep } from './useWizardTool'
-
-type AnyForm = UseFormReturn<FieldValues, any, any>
-
-// Bundlers replace `process.env.NODE_ENV` with a string literal, so production builds drop the
-// development warning below; declared here so the kit does not depend on Node's types.
-declare const process: { env: { NODE_ENV?: string } }
+import type { UseWizardToolOptions } from './useWizardTool'
 
 /** Everything `useWizardTool` registers from: the latest of each, pushed after every render. */
 export interface WizardDeclaration {
@@ -30,21 +25,16 @@ export interface WizardDeclaration {
   setStep: (stepId: string) => void
 }
 
-/** A step's fields that have an options lookup, sorted. */
-const optionFields = (step: UseWizardToolStep): string[] =>
-  Object.keys(step.options ?? {})
-    .filter((field) => typeof step.options?.[field] === 'function')
-    .sort()
-
 /** What agents see of the steps, as one comparable string: inline step lists do not register again. */
 const stepsKey = (options: WizardDeclaration['options']): string =>
   JSON.stringify(
-    options.steps.map((s) => [s.id, s.title ?? '', sensitiveKey(s.sensitive), optionFields(s)]),
+    options.steps.map((s) => [
+      s.id,
+      s.title ?? '',
+      sensitiveKey(s.sensitive),
+      optionFields(s.options),
+    ]),
   )
-
-/** `undefined` hints (the default: consequential) differ from `{}` (no confirmation). */
-const hintsOf = (options: WizardDeclaration['options']) =>
-  options.hints === undefined ? undefined : hintsKey(options.hints)
 
 /**
  * Whether the wizard's tools must be registered again: the registry, scope, memory or a step's form
@@ -68,12 +58,10 @@ function wizardToolsChanged(registered: WizardDeclaration, next: WizardDeclarati
     a.description !== b.description ||
     a.title !== b.title ||
     stepsKey(a) !== stepsKey(b) ||
-    hintsOf(a) !== hintsOf(b) ||
+    hintsOf(a.hints) !== hintsOf(b.hints) ||
     (typeof a.submitSummary === 'function') !== (typeof b.submitSummary === 'function')
   )
 }
-
-const warned = new Set<string>()
 
 /** Registers the wizard's tools; every callback reads the latest declaration from the registration. */
 function registerWizardTools(
@@ -84,26 +72,18 @@ function registerWizardTools(
   const { toolmark: tm, scope, memory, options } = declaration
   const { name } = options
   const steps: WizardStep[] = options.steps.map((s, k) => {
-    if (
-      process.env.NODE_ENV !== 'production' &&
-      tm.dev &&
-      !s.form.control._options.resolver &&
-      !warned.has(`${name}.${s.id}`)
-    ) {
-      warned.add(`${name}.${s.id}`)
-      console.warn(
-        `[toolmark] useWizardTool("${name}"): the form of step "${s.id}" has no resolver, so ` +
-          'a submit does not check it. Pass its schema to useForm({ resolver: zodResolver(schema) }).',
-      )
-    }
-    const lookups: Record<string, FormOptionsLookup> = {}
-    for (const field of optionFields(s)) {
-      lookups[field] = (args) => {
-        const lookup = latest().steps[k]?.options?.[field]
-        if (!lookup) throw new Error(`The options of "${s.id}.${field}" are gone`)
-        return lookup(args)
-      }
-    }
+    warnWithoutResolver(
+      tm,
+      s.form as AnyForm,
+      `${name}.${s.id}`,
+      `[toolmark] useWizardTool("${name}"): the form of step "${s.id}" has no resolver, so ` +
+        'a submit does not check it. Pass its schema to useForm({ resolver: zodResolver(schema) }).',
+    )
+    const lookups = latestLookups(
+      optionFields(s.options),
+      (field) => latest().steps[k]?.options?.[field],
+      (field) => `${s.id}.${field}`,
+    )
     return {
       id: s.id,
       ...(s.title ? { title: s.title } : {}),
@@ -117,7 +97,6 @@ function registerWizardTools(
       options: lookups,
     }
   })
-  const hints = hintsOf(options)
   return createWizardTools(tm, {
     name,
     description: options.description,
@@ -128,7 +107,7 @@ function registerWizardTools(
       typeof options.submitSummary === 'function'
         ? (values) => latest().submitSummary!(values)
         : undefined,
-    hints: hints === undefined ? undefined : (keyToHints(hints) ?? {}),
+    hints: hintsFrom(hintsOf(options.hints)),
     scope: scope ? scope.acquire() : undefined,
     memory,
     // Follows the agent: shows the step a fill leads to, then tells the app.
