@@ -79,7 +79,6 @@ export function createConfirmationStore(options: {
     for (const e of due) e.handler.expire()
   }
 
-  /** Takes an entry for answering, or says why it cannot be. */
   /** Ends an entry the clock says is over: gone, then its handler told. */
   const expire = (id: string, handler: ConfirmationHandler) => {
     entries.delete(id)
@@ -87,6 +86,7 @@ export function createConfirmationStore(options: {
     handler.expire()
   }
 
+  /** Takes an entry for answering, or says why it cannot be. */
   const take = (id: string) => {
     const found = typeof id === 'string' ? entries.get(id) : undefined
     if (!found || answering.has(id)) return undefined

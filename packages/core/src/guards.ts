@@ -44,3 +44,19 @@ export function unref<T>(timer: T): T {
   ;(timer as { unref?: () => void }).unref?.()
   return timer
 }
+
+/** Joins a parent path and a segment (`''` is the root). */
+export const joinPath = (parent: string, segment: string | number): string =>
+  parent === '' ? String(segment) : `${parent}.${segment}`
+
+/** Sets an own property; `__proto__` becomes a plain data property, never a prototype write. */
+export const defineOwn = (target: Record<string, unknown>, key: string, value: unknown) => {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  } else target[key] = value
+}

@@ -1,5 +1,4 @@
-import { isObject, own } from './guards'
-import { joinPath } from './forms/paths'
+import { isObject, joinPath, own } from './guards'
 import type { JsonSchema, ResultIssue } from './types'
 
 /** Options of `jsonSchemaCheck`. */

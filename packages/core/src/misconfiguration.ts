@@ -7,9 +7,10 @@ import { HINT_KEYS } from './toolDefinition'
 declare const process: { env: Record<string, string | undefined> }
 
 /**
- * The message a misconfiguration (or a tool's own failure) carries. Development builds explain the fix; production builds
- * leave those texts out of the bundle and carry the short phrase and its words, beside the event's
- * stable code (docs/codes.md says what each code means and how to fix it).
+ * The message a misconfiguration (or a tool's own failure) carries. Development builds explain
+ * the fix; production builds leave those texts out of the bundle and carry the short phrase and
+ * its words, beside the event's stable code (docs/codes.md says what each code means and how to
+ * fix it).
  */
 export function problemMessage(problem: Problem): string {
   if (NODE_ENV_READABLE && process.env.NODE_ENV !== 'production') return explain(problem)

@@ -1,5 +1,4 @@
-import { defineOwn } from '../forms/paths'
-import { isObject } from '../guards'
+import { defineOwn, isObject } from '../guards'
 import { jsonSchemaCheck } from '../jsonSchemaCheck'
 import type { JsonSchemaCheck } from '../jsonSchemaCheck'
 import type { JsonSchema } from '../types'

@@ -4,7 +4,7 @@
  * opaque value (compared and copied by reference).
  */
 
-import { isPlainObject } from '../guards'
+import { defineOwn, isPlainObject, joinPath } from '../guards'
 
 /** Path segments that could reach an object's prototype; never accepted from an agent. */
 export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
@@ -13,13 +13,9 @@ export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
   'constructor',
 ])
 
-export { isPlainObject }
+export { defineOwn, isPlainObject, joinPath }
 
 const hasOwn = (target: object, key: string) => Object.prototype.hasOwnProperty.call(target, key)
-
-/** Joins a parent path and a segment (`''` is the root). */
-export const joinPath = (parent: string, segment: string | number): string =>
-  parent === '' ? String(segment) : `${parent}.${segment}`
 
 /** Splits a dot path into segments (`''` → none). */
 export const splitPath = (path: string): string[] => (path === '' ? [] : path.split('.'))
@@ -65,18 +61,6 @@ export function getIn(value: unknown, segments: readonly string[]): unknown {
     }
   }
   return current
-}
-
-/** Sets an own property; `__proto__` becomes a plain data property, never a prototype write. */
-export const defineOwn = (target: Record<string, unknown>, key: string, value: unknown) => {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
-  } else target[key] = value
 }
 
 /** A shallow copy of an object's own enumerable properties (`{}` for anything else). */

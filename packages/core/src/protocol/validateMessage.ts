@@ -1,5 +1,5 @@
+import { joinPath } from '../guards'
 import { checkJsonValue, DEFAULT_MESSAGE_LIMITS } from './bounds'
-import { joinPath } from '../forms/paths'
 import type { MessageDirection, ToAgentMessage, ToPageMessage } from './messages'
 import { PROTOCOL_VERSION } from './messages'
 
