@@ -315,7 +315,7 @@ const tricks = [
     },
   ],
   [
-    '  … the linked list instead',
+    '  … the linked list instead (the common call joins it only once it waits or its run goes on)',
     () => {
       const c = { prev: undefined, next: undefined }
       linkAdd(c)

@@ -227,3 +227,149 @@ describe('per-scope queue', () => {
     expect(await second).toEqual({ status: 'ok', data: '2' })
   })
 })
+
+// The common call waits for its hop off the list of calls; Stop and withdrawal still reach it.
+describe('a call waiting for its hop', () => {
+  it('ends cancelled policy when its tool goes away before the hop, without running', async () => {
+    const tm = createToolmark()
+    const run = vi.fn(() => ok('ran'))
+    const handle = tm.register({ name: 'a', description: 'A', run })
+    const pending = tm.call('a', {})
+    handle.dispose()
+    expect(await pending).toEqual({ status: 'cancelled', by: 'policy' })
+    expect(run).not.toHaveBeenCalled()
+  })
+
+  it('ends cancelled policy when the policy stops allowing it before the hop', async () => {
+    const tm = createToolmark()
+    const run = vi.fn(() => ok('ran'))
+    tm.register({ name: 'a', description: 'A', run })
+    const pending = tm.call('a', {})
+    tm.setPolicy({ inapp: { tools: { deny: ['a'] } } })
+    expect(await pending).toEqual({ status: 'cancelled', by: 'policy' })
+    expect(run).not.toHaveBeenCalled()
+  })
+
+  it('hears the first of two Stops', async () => {
+    const tm = createToolmark()
+    const run = vi.fn(() => ok('ran'))
+    tm.register({ name: 'a', description: 'A', run })
+    const pending = tm.call('a', {})
+    tm.cancelAll({ by: 'signal' })
+    tm.cancelAll({ by: 'operator' })
+    expect(await pending).toEqual({ status: 'cancelled', by: 'signal' })
+    expect(run).not.toHaveBeenCalled()
+  })
+
+  it('does not hear a Stop that came before it was sent', async () => {
+    const tm = createToolmark()
+    const run = vi.fn(() => ok('ran'))
+    tm.register({ name: 'a', description: 'A', run })
+    tm.register({ name: 'b', description: 'B', run })
+    const before = tm.call('a', {})
+    tm.cancelAll()
+    const after = tm.call('b', {})
+    tm.setPolicy({ inapp: { tools: { deny: ['a'] } } })
+    const last = tm.call('a', {})
+    expect(await before).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(await after).toEqual({ status: 'ok', data: 'ran' })
+    expect(await last).toMatchObject({ status: 'refused', code: 'not_allowed' })
+    expect(run).toHaveBeenCalledTimes(1)
+    // Nothing missed is kept once every call has hopped: a later call runs untouched.
+    expect(await tm.call('b', {})).toEqual({ status: 'ok', data: 'ran' })
+  })
+
+  it('leaves a person’s own call alone on Stop', async () => {
+    const tm = createToolmark()
+    tm.register({ name: 'a', description: 'A', run: () => ok('ran') })
+    const pending = tm.call('a', {}, { caller: 'human' })
+    tm.cancelAll()
+    expect(await pending).toEqual({ status: 'ok', data: 'ran' })
+  })
+
+  it('is reached by Stop once its run goes on, and its run sees the signal', async () => {
+    const tm = createToolmark()
+    let seen: AbortSignal | undefined
+    tm.register({
+      name: 'slow',
+      description: 'Slow',
+      run: (_input, ctx) =>
+        new Promise<ToolResult>((_resolve, reject) => {
+          seen = ctx.signal
+          ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))
+        }),
+    })
+    const pending = tm.call('slow', {})
+    await tick()
+    tm.cancelAll()
+    expect(await pending).toEqual({ status: 'cancelled', by: 'operator' })
+    expect(seen?.aborted).toBe(true)
+  })
+
+  it('is reached by Stop from inside its own synchronous run once it reads ctx.signal', async () => {
+    const tm = createToolmark()
+    let abortedInside: boolean | undefined
+    tm.register({
+      name: 'stopper',
+      description: 'Stops everything',
+      run: (_input, ctx) => {
+        const { signal } = ctx
+        tm.cancelAll()
+        abortedInside = signal.aborted
+        return ok('done')
+      },
+    })
+    // A synchronous run keeps its result (nothing interrupted it); its signal still fired.
+    expect(await tm.call('stopper', {})).toEqual({ status: 'ok', data: 'done' })
+    expect(abortedInside).toBe(true)
+  })
+
+  it('reads each call option once, on the short way and off it', async () => {
+    const tm = createToolmark()
+    tm.register({ name: 'a', description: 'A', run: () => ok('ran') })
+    const reads: string[] = []
+    const options = (caller: string) => ({
+      get caller() {
+        reads.push('caller')
+        return caller
+      },
+      get signal() {
+        reads.push('signal')
+        return undefined
+      },
+    })
+    expect(await tm.call('a', {}, options('inapp') as never)).toEqual({ status: 'ok', data: 'ran' })
+    expect(reads).toEqual(['caller', 'signal'])
+    reads.length = 0
+    expect(await tm.call('missing', {}, options('inapp') as never)).toMatchObject({
+      status: 'refused',
+      code: 'unknown_tool',
+    })
+    expect(reads).toEqual(['caller', 'signal'])
+    reads.length = 0
+    expect(await tm.call('a', {}, options('robot') as never)).toMatchObject({
+      status: 'refused',
+      code: 'not_allowed',
+    })
+    expect(reads).toEqual(['caller', 'signal'])
+  })
+
+  it('answers Tool failed when reading an option throws, and runs nothing', async () => {
+    const errors: unknown[] = []
+    const tm = createToolmark()
+    tm.events.on('error', (e) => errors.push(e.code))
+    const run = vi.fn(() => ok('ran'))
+    tm.register({ name: 'a', description: 'A', run })
+    const options = {
+      get caller(): never {
+        throw new Error('no')
+      },
+    }
+    expect(await tm.call('a', {}, options as never)).toEqual({
+      status: 'error',
+      message: 'Tool failed',
+    })
+    expect(errors).toEqual(['internal_error'])
+    expect(run).not.toHaveBeenCalled()
+  })
+})
