@@ -315,7 +315,7 @@ const tricks = [
     },
   ],
   [
-    '  … the linked list instead (the common call joins it only once it waits or its run goes on)',
+    '  … the linked list instead',
     () => {
       const c = { prev: undefined, next: undefined }
       linkAdd(c)

@@ -44,12 +44,6 @@ export class Call implements QueueHolder, Abortable {
   #onAbort: ((by: CancelledBy) => void) | undefined
   /** What validation gave, for the step after the hop. */
   checked: Checked | undefined = undefined
-  /**
-   * For a call on the short way, not on the registry's list until it has to be (see the
-   * pipeline's `missed`): how many stops and withdrawals had been missed when it began its hop.
-   * `-1` otherwise.
-   */
-  mark = -1
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined
@@ -253,9 +247,9 @@ export class CallList {
   #head: Call | undefined
   #tail: Call | undefined
 
-  /** Adds a call; adding one twice, or one already settled, changes nothing. */
+  /** Adds a call; adding one twice changes nothing. */
   add(call: Call): void {
-    if (call.list || call.phase === 'settled') return
+    if (call.list) return
     call.list = this
     call.prev = this.#tail
     if (this.#tail) this.#tail.next = call

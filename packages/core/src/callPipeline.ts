@@ -24,6 +24,7 @@ export interface CallPipeline {
 }
 
 const NO_SENSITIVE = compileSensitive(undefined)
+const NO_OPTIONS: CallOptions = Object.freeze({})
 const WITHDRAWN = deepFreeze(cancelled('policy'))
 
 /**
@@ -38,19 +39,10 @@ export function createCallPipeline(
 ): CallPipeline {
   const { events } = internals
   const calls = new CallList()
-  /**
-   * A call on the short way (see `call`) is not put on `calls` while it waits for its hop: the
-   * Stops and withdrawals it would have heard meanwhile are kept here, in order, and it catches up
-   * with them after the hop (`catchUp`). Kept only while such calls wait (`hopping` of them), and
-   * emptied when the last one has hopped.
-   */
-  let missed: (CancelledBy | 'withdrawn')[] = []
-  let hopping = 0
   const confirmFlow = createConfirmFlow(internals)
   const steps = createToolSteps(internals, {
     ask: confirmFlow.ask,
     registerUndo: journal.register,
-    track: (call) => calls.add(call),
   })
 
   // --- steps 5–9 -----------------------------------------------------------------------------
@@ -70,8 +62,6 @@ export function createCallPipeline(
       ) {
         return runStep(call, checked.value)
       }
-      // It may wait now: from here Stop and withdrawal reach it on the list.
-      calls.add(call)
       const out = turn(call, checked.value, undefined)
       return isThenable(out) ? out.then(undefined, (cause: unknown) => failed(call, cause)) : out
     } catch (cause) {
@@ -137,14 +127,13 @@ export function createCallPipeline(
   /** 8–9. The run, in the slot, and its one result (a promise of it never rejects). */
   function runStep(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
     const out = steps.run(call, value)
-    if (!isThenable(out)) return call.end(out)
-    // The run goes on: from here Stop and withdrawal reach it on the list.
-    calls.add(call)
     // A run's synchronous result is normalized already (a later one may be the pipeline's own).
-    return out.then(
-      (r) => call.settle(r),
-      (cause: unknown) => failed(call, cause),
-    )
+    return isThenable(out)
+      ? out.then(
+          (r) => call.settle(r),
+          (cause: unknown) => failed(call, cause),
+        )
+      : call.end(out)
   }
 
   /**
@@ -234,70 +223,19 @@ export function createCallPipeline(
   }
 
   /**
-   * `tm.call`: steps 1–4 synchronously, then one hop, so a run never starts inside its frame. The
-   * options are read once. The common call (a tool by name that the caller may use, no signal, no
-   * rate limit, no one listening for `call` or `result`) takes the short way: it is not put on the
-   * list of calls until it has to wait or goes on after its hop (`missed` says how Stop still
-   * reaches it).
+   * Steps 1–4 synchronously, then one hop, so a run never starts inside `tm.call`'s frame. The
+   * clock is read only when someone listens for `durationMs`, and the call id is minted only when
+   * someone reads it.
    */
   function call(name: unknown, input: unknown, callOptions: unknown): Promise<ToolResult> {
-    const optionsObject = isObject(callOptions)
-    let given: unknown
-    let signal: unknown
-    if (optionsObject) {
-      try {
-        given = callOptions.caller
-        signal = callOptions.signal
-      } catch (cause) {
-        return crashed(undefined, undefined, name, 'inapp', undefined, cause)
-      }
-    }
-    const caller: unknown = given === undefined ? 'inapp' : given
-    if (
-      typeof name === 'string' &&
-      signal === undefined &&
-      (optionsObject || callOptions === undefined) &&
-      isCaller(caller) &&
-      !events.has('call') &&
-      !events.has('result')
-    ) {
-      const record = internals.tools.get(name)
-      if (
-        record !== undefined &&
-        internals.access(record, caller) === 'ok' &&
-        internals.policyOf(caller).rateLimit === undefined
-      ) {
-        const current = new Call(internals, record, caller, caller, undefined, undefined)
-        try {
-          const checking = validateInput(internals, record, input, current)
-          if (isThenable(checking)) {
-            calls.add(current)
-            return validating(current, checking)
-          }
-          current.mark = missed.length
-          hopping++
-          return hop(current, checking)
-        } catch (cause) {
-          return Promise.resolve(failed(current, cause))
-        }
-      }
-    }
-    return general(name, input, callOptions, optionsObject, caller, signal)
-  }
-
-  /** Every other call, each step in turn. The clock is read only when someone listens. */
-  function general(
-    name: unknown,
-    input: unknown,
-    callOptions: unknown,
-    optionsObject: boolean,
-    caller: unknown,
-    givenSignal: unknown,
-  ): Promise<ToolResult> {
     const started = events.has('result') ? now() : undefined
     let current: Call | undefined
     let callId: string | undefined
     try {
+      const optionsObject = isObject(callOptions)
+      const co = (optionsObject ? callOptions : NO_OPTIONS) as CallOptions
+      const given: unknown = co.caller
+      const caller: unknown = given === undefined ? 'inapp' : given
       const record = typeof name === 'string' ? internals.tools.get(name) : undefined
       const knownCaller = isCaller(caller)
       if (record && knownCaller) {
@@ -332,10 +270,9 @@ export function createCallPipeline(
       if (!current || access === 'hidden') {
         const rev = internals.rev()
         const label = nameLabel(name)
-        const given = optionsObject ? (callOptions as CallOptions).rev : undefined
         const refused =
-          typeof given === 'number' && given < rev
-            ? refuse('stale', `Tool ${JSON.stringify(label)} is gone since revision ${given}`, {
+          typeof co.rev === 'number' && co.rev < rev
+            ? refuse('stale', `Tool ${JSON.stringify(label)} is gone since revision ${co.rev}`, {
                 rev,
               })
             : refuse('unknown_tool', `No tool named ${JSON.stringify(label)}`, { rev })
@@ -346,7 +283,7 @@ export function createCallPipeline(
       // 3. Policy, rate limit, an already-aborted signal.
       const refused = refusal(current, access)
       if (refused) return Promise.resolve(current.settle(refused))
-      const signal = isAbortSignal(givenSignal) ? givenSignal : undefined
+      const signal = isAbortSignal(co.signal) ? co.signal : undefined
       if (signal?.aborted) return Promise.resolve(current.settle(cancelled('signal')))
       // From here Stop, withdrawal and the caller's signal reach the call.
       calls.add(current)
@@ -357,33 +294,20 @@ export function createCallPipeline(
       const checking = validateInput(internals, current.record, input, current)
       return isThenable(checking) ? validating(current, checking) : hop(current, checking)
     } catch (cause) {
-      return crashed(current, callId, name, caller, started, cause)
+      if (current) return Promise.resolve(failed(current, cause))
+      let caller: Caller = 'inapp'
+      try {
+        const given = (callOptions as CallOptions | undefined)?.caller
+        if (isCaller(given)) caller = given
+      } catch {}
+      internals.errorEvent({
+        code: 'internal_error',
+        message: 'The call pipeline failed',
+        callId,
+        cause,
+      })
+      return refusedEarly(toolFailed(), callId, nameLabel(name), caller, started)
     }
-  }
-
-  /** The pipeline itself threw before the hop (it is written not to). */
-  function crashed(
-    current: Call | undefined,
-    callId: string | undefined,
-    name: unknown,
-    caller: unknown,
-    started: number | undefined,
-    cause: unknown,
-  ): Promise<ToolResult> {
-    if (current) return Promise.resolve(failed(current, cause))
-    internals.errorEvent({
-      code: 'internal_error',
-      message: 'The call pipeline failed',
-      callId,
-      cause,
-    })
-    return refusedEarly(
-      toolFailed(),
-      callId,
-      nameLabel(name),
-      isCaller(caller) ? caller : 'inapp',
-      started,
-    )
   }
 
   /**
@@ -398,27 +322,7 @@ export function createCallPipeline(
   function afterHop(call: Call): ToolResult | Promise<ToolResult> {
     const checked = call.checked!
     call.checked = undefined
-    if (call.mark >= 0) {
-      const from = call.mark
-      call.mark = -1
-      hopping--
-      if (from < missed.length) catchUp(call, from)
-      if (hopping === 0 && missed.length > 0) missed = []
-    }
     return proceed(call, checked)
-  }
-
-  /** A call back from the short way's hop hears, in order, the Stops and withdrawals it missed. */
-  function catchUp(call: Call, from: number): void {
-    for (let i = from; i < missed.length && call.abortedBy === undefined; i++) {
-      const what = missed[i]
-      if (what !== 'withdrawn') {
-        if (call.caller !== 'human') call.abort(what)
-        continue
-      }
-      const access = internals.access(call.record, call.runAs)
-      if (access === 'hidden' || access === 'denied') call.abort('policy')
-    }
   }
 
   /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */
@@ -455,11 +359,9 @@ export function createCallPipeline(
   return {
     call,
     cancelAll(by) {
-      if (hopping > 0) missed.push(by)
       for (const c of calls.snapshot()) if (c.caller !== 'human') c.abort(by)
     },
     withdraw() {
-      if (hopping > 0) missed.push('withdrawn')
       for (const c of calls.snapshot()) {
         if (c.phase === 'running' || c.phase === 'confirming') continue
         const access = internals.access(c.record, c.runAs)

@@ -94,11 +94,8 @@ export function toolFailed(): ToolResult {
 
 const NOT_PLAIN = Symbol('not plain')
 const PLAIN_COPY_NODES = 2_000
-/**
- * Nodes the copy in progress may still visit, saved and restored around a nested copy (a getter
- * may start one). A field of a constant, so the hot copy reads no module binding.
- */
-const copying = { budget: 0 }
+/** Nodes the copy in progress may still visit (saved and restored around a nested copy). */
+let budget = 0
 
 /**
  * The common case, fast: plain objects, arrays and primitives, copied and frozen in one pass.
@@ -110,7 +107,7 @@ function frozenPlainCopy(value: unknown, depth: number): unknown {
   if (value === null || typeof value !== 'object') {
     return typeof value === 'function' || typeof value === 'symbol' ? NOT_PLAIN : value
   }
-  if (--copying.budget < 0 || depth > 32) return NOT_PLAIN
+  if (--budget < 0 || depth > 32) return NOT_PLAIN
   const proto = Object.getPrototypeOf(value)
   if (proto === Array.prototype) {
     const list = value as unknown[]
@@ -186,21 +183,26 @@ function shape(value: ToolResult): { result: ToolResult; dropped: string[] | und
 }
 
 /**
- * A frozen copy of a plain result, or `NOT_PLAIN`. `{ status: 'ok', data }` with exactly those
- * keys, as `ok()` makes it, is rebuilt as a literal: the cheapest shape to build and freeze, with
- * the same keys in the same order as the general copy. A getter that throws throws here (the
- * budget of an enclosing copy is then not restored: it only bounds work).
+ * `{ status: 'ok', data }` with exactly those keys, as `ok()` makes it: rebuilt as a literal, the
+ * cheapest shape to build and freeze, with the same keys in the same order as the general copy.
  */
-function plainCopy(value: ToolResult, bareOk: boolean): unknown {
-  const outer = copying.budget
-  copying.budget = PLAIN_COPY_NODES
-  let copy: unknown
-  if (bareOk) {
-    const data = frozenPlainCopy((value as { data: unknown }).data, 1)
-    copy = data === NOT_PLAIN ? NOT_PLAIN : Object.freeze({ status: 'ok', data })
-  } else copy = frozenPlainCopy(value, 0)
-  copying.budget = outer
-  return copy
+function okCopy(value: Record<string, unknown>): unknown {
+  budget--
+  const data = frozenPlainCopy(value.data, 1)
+  return data === NOT_PLAIN ? NOT_PLAIN : Object.freeze({ status: 'ok', data })
+}
+
+/** A frozen copy of a plain result, or `NOT_PLAIN`. Reentrant: a getter may start another copy. */
+function plainCopy(value: ToolResult): unknown {
+  const outer = budget
+  budget = PLAIN_COPY_NODES
+  try {
+    return value.status === 'ok'
+      ? okCopy(value as unknown as Record<string, unknown>)
+      : frozenPlainCopy(value, 0)
+  } finally {
+    budget = outer
+  }
 }
 
 /**
@@ -253,7 +255,7 @@ export function normalizeResult<C>(
       if (shaped.dropped) report({ code: 'result_keys_dropped', cause: shaped.dropped }, context)
       result = shaped.result
     }
-    const copy = plainCopy(result, bareOk)
+    const copy = plainCopy(result)
     return copy !== NOT_PLAIN ? (copy as ToolResult) : deepFreeze(structuredClone(result))
   } catch (cause) {
     report({ code: 'result_not_serializable', cause }, context)

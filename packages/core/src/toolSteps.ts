@@ -23,8 +23,6 @@ export interface ToolSteps {
 export interface RunParts {
   ask(call: Call, request: unknown): Promise<ConfirmAnswer>
   registerUndo(call: Call, restore: unknown): void
-  /** Puts the call where Stop can reach it (its run reads `ctx.signal`). */
-  track(call: Call): void
 }
 
 /**
@@ -49,7 +47,6 @@ class RunContext implements ToolContext {
     return this.#call.callId
   }
   get signal(): AbortSignal {
-    this.#parts.track(this.#call)
     return this.#call.signal
   }
   get registerUndo(): ToolContext['registerUndo'] {
