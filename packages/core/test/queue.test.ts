@@ -230,20 +230,24 @@ describe('per-scope queue', () => {
 
 // Between tm.call and its hop a call has not run yet: Stop and withdrawal still reach it.
 describe('a call waiting for its hop', () => {
-  it('ends cancelled policy when its tool goes away before the hop, without running', async () => {
+  /** A registry with tools `names` sharing one run that counts its calls. */
+  const withTools = (...names: string[]) => {
     const tm = createToolmark()
     const run = vi.fn(() => ok('ran'))
-    const handle = tm.register({ name: 'a', description: 'A', run })
+    const handles = names.map((name) => tm.register({ name, description: name, run }))
+    return { tm, run, handles }
+  }
+
+  it('ends cancelled policy when its tool goes away before the hop, without running', async () => {
+    const { tm, run, handles } = withTools('a')
     const pending = tm.call('a', {})
-    handle.dispose()
+    handles[0].dispose()
     expect(await pending).toEqual({ status: 'cancelled', by: 'policy' })
     expect(run).not.toHaveBeenCalled()
   })
 
   it('ends cancelled policy when the policy stops allowing it before the hop', async () => {
-    const tm = createToolmark()
-    const run = vi.fn(() => ok('ran'))
-    tm.register({ name: 'a', description: 'A', run })
+    const { tm, run } = withTools('a')
     const pending = tm.call('a', {})
     tm.setPolicy({ inapp: { tools: { deny: ['a'] } } })
     expect(await pending).toEqual({ status: 'cancelled', by: 'policy' })
@@ -251,9 +255,7 @@ describe('a call waiting for its hop', () => {
   })
 
   it('hears the first of two Stops', async () => {
-    const tm = createToolmark()
-    const run = vi.fn(() => ok('ran'))
-    tm.register({ name: 'a', description: 'A', run })
+    const { tm, run } = withTools('a')
     const pending = tm.call('a', {})
     tm.cancelAll({ by: 'signal' })
     tm.cancelAll({ by: 'operator' })
@@ -262,10 +264,7 @@ describe('a call waiting for its hop', () => {
   })
 
   it('does not hear a Stop that came before it was sent', async () => {
-    const tm = createToolmark()
-    const run = vi.fn(() => ok('ran'))
-    tm.register({ name: 'a', description: 'A', run })
-    tm.register({ name: 'b', description: 'B', run })
+    const { tm, run } = withTools('a', 'b')
     const before = tm.call('a', {})
     tm.cancelAll()
     const after = tm.call('b', {})
@@ -275,13 +274,12 @@ describe('a call waiting for its hop', () => {
     expect(await after).toEqual({ status: 'ok', data: 'ran' })
     expect(await last).toMatchObject({ status: 'refused', code: 'not_allowed' })
     expect(run).toHaveBeenCalledTimes(1)
-    // Nothing missed is kept once every call has hopped: a later call runs untouched.
+    // A later call runs untouched.
     expect(await tm.call('b', {})).toEqual({ status: 'ok', data: 'ran' })
   })
 
   it('leaves a person’s own call alone on Stop', async () => {
-    const tm = createToolmark()
-    tm.register({ name: 'a', description: 'A', run: () => ok('ran') })
+    const { tm } = withTools('a')
     const pending = tm.call('a', {}, { caller: 'human' })
     tm.cancelAll()
     expect(await pending).toEqual({ status: 'ok', data: 'ran' })
@@ -325,8 +323,7 @@ describe('a call waiting for its hop', () => {
   })
 
   it('never reads a call option twice, whatever the outcome', async () => {
-    const tm = createToolmark()
-    tm.register({ name: 'a', description: 'A', run: () => ok('ran') })
+    const { tm } = withTools('a')
     const reads: string[] = []
     const options = (caller: string) => ({
       get caller() {
@@ -364,10 +361,8 @@ describe('a call waiting for its hop', () => {
 
   it('answers Tool failed when reading an option throws, and runs nothing', async () => {
     const errors: unknown[] = []
-    const tm = createToolmark()
+    const { tm, run } = withTools('a')
     tm.events.on('error', (e) => errors.push(e.code))
-    const run = vi.fn(() => ok('ran'))
-    tm.register({ name: 'a', description: 'A', run })
     const options = {
       get caller(): never {
         throw new Error('no')
