@@ -19,6 +19,22 @@ const gated = () => {
   return { gates, log, run }
 }
 
+/** Of two gated calls `1` and `2` in one scope, only the first has started: the second starts once it ends. */
+async function expectOneAfterTheOther(
+  first: Promise<ToolResult>,
+  second: Promise<ToolResult>,
+  gates: Array<() => void>,
+  log: string[],
+) {
+  expect(log).toEqual(['start 1'])
+  gates[0]()
+  expect(await first).toEqual({ status: 'ok', data: '1' })
+  await tick()
+  expect(log).toEqual(['start 1', 'end 1', 'start 2'])
+  gates[1]()
+  expect(await second).toEqual({ status: 'ok', data: '2' })
+}
+
 const labelInput = {
   '~standard': {
     version: 1 as const,
@@ -55,13 +71,7 @@ describe('per-scope queue', () => {
     const first = tm.call('tickets.a', { label: '1' })
     const second = tm.call('tickets.b', { label: '2' })
     await tick()
-    expect(log).toEqual(['start 1'])
-    gates[0]()
-    expect(await first).toEqual({ status: 'ok', data: '1' })
-    await tick()
-    expect(log).toEqual(['start 1', 'end 1', 'start 2'])
-    gates[1]()
-    expect(await second).toEqual({ status: 'ok', data: '2' })
+    await expectOneAfterTheOther(first, second, gates, log)
   })
 
   it('runs calls in two scopes in parallel', async () => {
@@ -218,13 +228,7 @@ describe('per-scope queue', () => {
     const first = tm.call('a', { label: '1' })
     const second = tm.call('a', { label: '2' })
     await Promise.resolve()
-    expect(log).toEqual(['start 1'])
-    gates[0]()
-    expect(await first).toEqual({ status: 'ok', data: '1' })
-    await tick()
-    expect(log).toEqual(['start 1', 'end 1', 'start 2'])
-    gates[1]()
-    expect(await second).toEqual({ status: 'ok', data: '2' })
+    await expectOneAfterTheOther(first, second, gates, log)
   })
 })
 
