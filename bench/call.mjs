@@ -5,46 +5,13 @@
 // (`--expose-gc` only steadies the first-manifest figures: it collects the garbage of building
 // each registry before its manifest is timed.)
 //
-// Node 20 cannot import the TypeScript sources directly, so the core entry is bundled once in
-// memory with Vite's own build API into a temporary ES module; core has no dependencies, so the
-// bundle is self-contained. zod is imported from node_modules as an app would.
+// Core is bundled as an app ships it (bench/coreBundle.mjs); zod is imported from node_modules as
+// an app would. bench/call-parts.mjs runs the first part alone on changed bundles: it sets
+// TOOLMARK_BENCH_CORE (a bundle file to import instead) and TOOLMARK_BENCH_ONLY=call.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { build } from 'vite'
+import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-
-async function loadCore() {
-  const [output] = await build({
-    configFile: false,
-    logLevel: 'silent',
-    // Production mode: development checks and output validation off, as in a shipped app.
-    mode: 'production',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    build: {
-      write: false,
-      minify: false,
-      lib: {
-        entry: path.join(root, 'packages/core/src/index.ts'),
-        formats: ['es'],
-        fileName: 'core',
-      },
-    },
-  })
-  const chunk = output.output.find((item) => item.type === 'chunk' && item.isEntry)
-  const dir = mkdtempSync(path.join(tmpdir(), 'toolmark-bench-'))
-  const file = path.join(dir, 'core.mjs')
-  writeFileSync(file, chunk.code)
-  try {
-    return await import(pathToFileURL(file).href)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}
+import { buildCore, importSource } from './coreBundle.mjs'
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -86,7 +53,10 @@ function timeSync(fn, { iterations, rounds }) {
 const fmt = (us) => (us < 10 ? us.toFixed(2) : us.toFixed(1)).padStart(8) + ' µs'
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`
 
-const { createToolmark, ok } = await loadCore()
+const given = process.env.TOOLMARK_BENCH_CORE
+const { createToolmark, ok } = given
+  ? await import(pathToFileURL(given).href)
+  : await importSource(await buildCore())
 
 // --- 1. tm.call vs schema.parse + run ---------------------------------------------------------
 
@@ -196,6 +166,34 @@ const [
   ],
   { iterations: 20_000, rounds: 15 },
 )
+
+console.log(`@toolmark/core call benchmark (node ${process.version}, production mode)`)
+console.log('')
+console.log('tm.call of a read-only tool with a small zod input')
+console.log(`  schema.parse + run (direct)            ${fmt(direct)}`)
+console.log(`  schema.parse + run, awaited            ${fmt(directAwaited)}`)
+console.log(`  tm.call                                ${fmt(viaCall)}`)
+console.log(`  tm.call, call + result listeners       ${fmt(viaCallListened)}`)
+console.log(`  ratio tm.call / direct                 ${ratio(viaCall, direct).padStart(11)}`)
+console.log(
+  `  ratio tm.call / direct, awaited        ${ratio(viaCall, directAwaited).padStart(11)}`,
+)
+console.log('')
+console.log('the floor: the steps any tm.call must take')
+console.log(`  ~standard.validate + one hop + run     ${fmt(floorHop)}`)
+console.log(`  … + frozen copy written for this shape ${fmt(floorLiteral)}`)
+console.log(`  … + generic frozen copy (the floor)    ${fmt(floorGeneric)}`)
+console.log(`  ratio floor / direct                   ${ratio(floorGeneric, direct).padStart(11)}`)
+console.log(`  ratio tm.call / floor                  ${ratio(viaCall, floorGeneric).padStart(11)}`)
+console.log('')
+console.log('the same tool with an async run')
+console.log(`  schema.parse + async run (direct)      ${fmt(directAsync)}`)
+console.log(`  tm.call                                ${fmt(viaCallAsync)}`)
+console.log(
+  `  ratio tm.call / direct, async          ${ratio(viaCallAsync, directAsync).padStart(11)}`,
+)
+console.log('')
+if (process.env.TOOLMARK_BENCH_ONLY === 'call') process.exit(0)
 
 // --- 2. manifest() for 500 tools: first call vs repeated ---------------------------------------
 
@@ -360,32 +358,6 @@ sinks.length = 0
 
 // --- report ----------------------------------------------------------------------------------
 
-console.log(`@toolmark/core call benchmark (node ${process.version}, production mode)`)
-console.log('')
-console.log('tm.call of a read-only tool with a small zod input')
-console.log(`  schema.parse + run (direct)            ${fmt(direct)}`)
-console.log(`  schema.parse + run, awaited            ${fmt(directAwaited)}`)
-console.log(`  tm.call                                ${fmt(viaCall)}`)
-console.log(`  tm.call, call + result listeners       ${fmt(viaCallListened)}`)
-console.log(`  ratio tm.call / direct                 ${ratio(viaCall, direct).padStart(11)}`)
-console.log(
-  `  ratio tm.call / direct, awaited        ${ratio(viaCall, directAwaited).padStart(11)}`,
-)
-console.log('')
-console.log('the floor: the steps any tm.call must take')
-console.log(`  ~standard.validate + one hop + run     ${fmt(floorHop)}`)
-console.log(`  … + frozen copy written for this shape ${fmt(floorLiteral)}`)
-console.log(`  … + generic frozen copy (the floor)    ${fmt(floorGeneric)}`)
-console.log(`  ratio floor / direct                   ${ratio(floorGeneric, direct).padStart(11)}`)
-console.log(`  ratio tm.call / floor                  ${ratio(viaCall, floorGeneric).padStart(11)}`)
-console.log('')
-console.log('the same tool with an async run')
-console.log(`  schema.parse + async run (direct)      ${fmt(directAsync)}`)
-console.log(`  tm.call                                ${fmt(viaCallAsync)}`)
-console.log(
-  `  ratio tm.call / direct, async          ${ratio(viaCallAsync, directAsync).padStart(11)}`,
-)
-console.log('')
 console.log(
   `what each speed trick avoids (µs per call that does not need it; a tm.call costs ${viaCall.toFixed(2)} µs)`,
 )

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 
 const benches = [
   ['call', 'node', ['--expose-gc', 'bench/call.mjs'], {}],
+  ['call-parts', 'node', ['bench/call-parts.mjs'], {}],
   [
     'registration',
     'npx',
