@@ -1,4 +1,4 @@
-import { inputLeaves, readablePath, valueRows } from '../src/confirmDialogRows'
+import { inputLeaves, readablePath, valueRows } from '../src/confirm-dialog/confirmDialogRows'
 
 describe('the rows of a confirmation', () => {
   it('lists nothing for an absent or empty input', () => {

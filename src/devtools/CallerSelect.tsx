@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import { CALLERS } from '@toolmark/core'
 import type { Caller } from '@toolmark/core'
-import { defaultConfirmDialogLabels } from '../confirmDialogLabels'
+import { defaultConfirmDialogLabels } from '../confirm-dialog/confirmDialogLabels'
 
 /** How the devtools name a caller: the dialog's wording, with the protocol name beside it. */
 export function callerLabel(caller: Caller): string {

@@ -13,7 +13,7 @@ import { Tabs, type TabSpec } from './Tabs'
 import { ToolsTab } from './ToolsTab'
 import type { ToolmarkDevtoolsProps } from './ToolmarkDevtools'
 import { useManifest } from './useManifest'
-import { useAppColorScheme } from '../useAppColorScheme'
+import { useAppColorScheme } from '../theme/useAppColorScheme'
 import { useDevtoolsHost } from './useDevtoolsHost'
 
 type TabId = 'tools' | 'call' | 'activity' | 'confirmations'

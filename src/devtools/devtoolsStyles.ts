@@ -4,7 +4,7 @@
  * (`--toolmark-dialog-*`) with the same light and dark defaults, so one theme covers both.
  */
 
-import { themeDeclarations } from '../themeTokens'
+import { themeDeclarations } from '../theme/themeTokens'
 
 /** The attribute the devtools root carries; the styles are scoped under it. */
 export const DEVTOOLS_ATTRIBUTE = 'data-toolmark-devtools'

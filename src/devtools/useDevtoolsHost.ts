@@ -1,6 +1,6 @@
 'use client'
 import { useEffect, useState, type RefObject } from 'react'
-import { ROOT_ATTRIBUTE } from '../confirmDialogStyles'
+import { ROOT_ATTRIBUTE } from '../confirm-dialog/confirmDialogStyles'
 
 const isModal = (dialog: HTMLDialogElement) => {
   try {

@@ -1,7 +1,7 @@
-export { createToolmark, DEFAULT_LIMITS, reportError } from './createToolmark'
-export { ok, invalid, refuse, cancelled, errorResult, isToolResult } from './results'
-export { toLlmName, isToolName } from './names'
-export { REDACTED } from './redact'
+export { createToolmark, DEFAULT_LIMITS, reportError } from './registry/createToolmark'
+export { ok, invalid, refuse, cancelled, errorResult, isToolResult } from './call/results'
+export { toLlmName, isToolName } from './registry/names'
+export { REDACTED } from './redaction/redact'
 export { CALLERS } from './types'
 export type {
   CallEvent,

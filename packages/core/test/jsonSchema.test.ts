@@ -6,7 +6,7 @@ import {
   type StandardJsonSchemaOptions,
   type StandardSchemaV1,
 } from '../src/index'
-import { jsonSchemaOf } from '../src/jsonSchema'
+import { jsonSchemaOf } from '../src/schema/jsonSchema'
 import { webmcp } from '../src/webmcp'
 import { createFakeModelContext, settle } from './webmcp/fakeModelContext'
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { createToolmark, ok, REDACTED, type CallEvent } from '../src/index'
-import { compileSensitive, redactChanges, redactValue } from '../src/redact'
+import { compileSensitive, redactChanges, redactValue } from '../src/redaction/redact'
 
 describe('sensitive paths', () => {
   it('match a path itself and everything under it', () => {

@@ -1,5 +1,5 @@
 import { createToolmark, ok, reportError, type ErrorEvent, type Toolmark } from '../src/index'
-import { createSubscribable } from '../src/subscribable'
+import { createSubscribable } from '../src/events/subscribable'
 
 describe('createSubscribable', () => {
   it('notifies every listener with the arguments, oldest first', () => {

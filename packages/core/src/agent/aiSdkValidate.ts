@@ -1,4 +1,4 @@
-import { jsonSchemaCheck } from '../jsonSchemaCheck'
+import { jsonSchemaCheck } from '../schema/jsonSchemaCheck'
 import type { JsonSchema, ResultIssue } from '../types'
 import type { AiSdkValidationResult } from './pageToolTypes'
 

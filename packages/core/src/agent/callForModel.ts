@@ -1,4 +1,4 @@
-import { deepFreeze } from '../results'
+import { deepFreeze } from '../call/results'
 import type { Manifest, ToolResult } from '../types'
 import type { PageClient } from './createPageClient'
 import type {

@@ -1,4 +1,4 @@
-import { randomId } from '../ids'
+import { randomId } from '../base/ids'
 import { DEFAULT_MESSAGE_LIMITS, utf8Length } from '../protocol/bounds'
 import type { MessageLimits } from '../protocol/bounds'
 import { decodeMessage } from '../protocol/decodeMessage'
@@ -6,7 +6,7 @@ import { encodeMessage } from '../protocol/encodeMessage'
 import { PROTOCOL_VERSION } from '../protocol/messages'
 import type { ToAgentMessage, ToPageMessage, Transport } from '../protocol/messages'
 import { TOOL_NAME_MAX, TOOL_NAME_PATTERN } from '../protocol/validateMessage'
-import { deepFreeze } from '../results'
+import { deepFreeze } from '../call/results'
 import type { Manifest, ManifestEntry, ToolResult } from '../types'
 
 /** Options of `createPageClient`. */

@@ -31,8 +31,8 @@ export type {
   PageToolsOptions,
 } from './pageToolTypes'
 export { renderSummary } from './renderSummary'
-export { jsonSchemaCheck } from '../jsonSchemaCheck'
-export type { JsonSchemaCheck, JsonSchemaCheckOptions } from '../jsonSchemaCheck'
+export { jsonSchemaCheck } from '../schema/jsonSchemaCheck'
+export type { JsonSchemaCheck, JsonSchemaCheckOptions } from '../schema/jsonSchemaCheck'
 export { createInPageChannel } from '../bridge/createInPageChannel'
 export type { InPageChannel } from '../bridge/createInPageChannel'
 export { postMessageTransport } from '../bridge/postMessageTransport'

@@ -1,4 +1,4 @@
-import { NODE_ENV_READABLE } from '../nodeEnv'
+import { NODE_ENV_READABLE } from '../base/nodeEnv'
 import type { JsonSchema } from '../types'
 import { aiSdkValidate } from './aiSdkValidate'
 import { createModelCall } from './callForModel'

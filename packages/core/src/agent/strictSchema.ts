@@ -1,6 +1,6 @@
-import { defineOwn, isObject } from '../guards'
-import { jsonSchemaCheck } from '../jsonSchemaCheck'
-import type { JsonSchemaCheck } from '../jsonSchemaCheck'
+import { defineOwn, isObject } from '../base/guards'
+import { jsonSchemaCheck } from '../schema/jsonSchemaCheck'
+import type { JsonSchemaCheck } from '../schema/jsonSchemaCheck'
 import type { JsonSchema } from '../types'
 
 type Node = Record<string, unknown>

@@ -1,4 +1,4 @@
-import { deepFreeze } from '../results'
+import { deepFreeze } from '../call/results'
 import type { ToolResult } from '../types'
 
 /** An `invalid` result about the model's arguments themselves. */

@@ -1,4 +1,4 @@
-import { cancelled, deepFreeze, notSerializable, refuse } from '../results'
+import { cancelled, deepFreeze, notSerializable, refuse } from '../call/results'
 import type { ToolResult, Toolmark } from '../types'
 import { markUntrusted } from './markUntrusted'
 

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../guards'
+import { isPlainObject } from '../base/guards'
 
 /**
  * A tool output with `untrustedContent: true` as its **first** key, so a model reads the marker

@@ -1,4 +1,4 @@
-import { isPlainObject, own } from '../guards'
+import { isPlainObject, own } from '../base/guards'
 import { checkJsonText, checkJsonValue } from '../protocol/bounds'
 import { TOOLMARK_BODY_FIELD } from './chatToolList'
 import type { ChatToolList } from './chatToolList'

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../guards'
+import { isPlainObject } from '../base/guards'
 import type { JsonSchema } from '../types'
 
 /** Keywords whose value is one subschema. */

@@ -1,4 +1,4 @@
-import { reportError } from '../createToolmark'
+import { reportError } from '../registry/createToolmark'
 import { decodeMessage } from '../protocol/decodeMessage'
 import { encodeMessage } from '../protocol/encodeMessage'
 import { PROTOCOL_VERSION } from '../protocol/messages'
@@ -10,7 +10,7 @@ import type {
   ToPageMessage,
   Transport,
 } from '../protocol/messages'
-import { ok, refuse } from '../results'
+import { ok, refuse } from '../call/results'
 import type { Caller, Consumer, Toolmark, ToolResult } from '../types'
 
 /** Options of `bridge`. */

@@ -1,5 +1,5 @@
-import type { Problem } from '../problem'
-import { isStandardSchema } from '../schema'
+import type { Problem } from '../base/problem'
+import { isStandardSchema } from '../schema/standardSchema'
 import type { JsonSchema, Toolmark } from '../types'
 import { combineSteps } from './combineSteps'
 import {

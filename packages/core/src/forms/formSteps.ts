@@ -1,5 +1,5 @@
-import type { Problem } from '../problem'
-import { issuePath } from '../schema'
+import type { Problem } from '../base/problem'
+import { issuePath } from '../schema/standardSchema'
 import type { JsonSchema, ResultIssue, StandardSchemaIssue, StandardSchemaV1 } from '../types'
 import { resolveRef, type FormNode } from './formSchema'
 import {

@@ -1,5 +1,5 @@
-import { reportError } from '../createToolmark'
-import { errorResult, ok } from '../results'
+import { reportError } from '../registry/createToolmark'
+import { errorResult, ok } from '../call/results'
 import type { JsonSchema, StandardSchemaV1, ToolContext, ToolResult } from '../types'
 import type { FormContext } from './formContext'
 import { isPlainObject } from './paths'

@@ -4,7 +4,7 @@
  * opaque value (compared and copied by reference).
  */
 
-import { defineOwn, isPlainObject, joinPath } from '../guards'
+import { defineOwn, isPlainObject, joinPath } from '../base/guards'
 
 /** Path segments that could reach an object's prototype; never accepted from an agent. */
 export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([

@@ -1,4 +1,4 @@
-import { reportError } from '../createToolmark'
+import { reportError } from '../registry/createToolmark'
 import type {
   JsonSchema,
   ResultIssue,

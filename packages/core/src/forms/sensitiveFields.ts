@@ -1,5 +1,5 @@
-import { reportError } from '../createToolmark'
-import { compileSensitive, type SensitivePaths } from '../redact'
+import { reportError } from '../registry/createToolmark'
+import { compileSensitive, type SensitivePaths } from '../redaction/redact'
 import type { Toolmark } from '../types'
 import type { FormNode } from './formSchema'
 import type { FormField, FormMemory } from './types'

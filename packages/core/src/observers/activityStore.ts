@@ -1,5 +1,5 @@
-import { reportError } from '../reportError'
-import { createSubscribable } from '../subscribable'
+import { reportError } from '../events/reportError'
+import { createSubscribable } from '../events/subscribable'
 import type { Caller, ConfirmEvent, ToolResult, ToolStatus, Toolmark } from '../types'
 
 /** One call in the activity log. */

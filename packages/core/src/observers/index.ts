@@ -4,8 +4,8 @@
  * that decides when a declaration is registered again. A building block, not an app API: it
  * follows the kit's releases and may change with them.
  */
-export { createSubscribable, Subscribable } from '../subscribable'
-export type { SubscribableOptions } from '../subscribable'
+export { createSubscribable, Subscribable } from '../events/subscribable'
+export type { SubscribableOptions } from '../events/subscribable'
 export { createToolCallStore, IDLE } from './toolCallStore'
 export type { ToolCallSnapshot, ToolCallStatus, ToolCallStore } from './toolCallStore'
 export { createActivityStore } from './activityStore'

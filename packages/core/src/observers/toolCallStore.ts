@@ -1,5 +1,5 @@
-import { reportError } from '../reportError'
-import { Subscribable } from '../subscribable'
+import { reportError } from '../events/reportError'
+import { Subscribable } from '../events/subscribable'
 import type { ErrorEvent, ToolResult, ToolStatus, Toolmark } from '../types'
 
 /** Where a tool's calls stand: `'idle'` before any call, `'running'` while one runs, else the last result's status. */

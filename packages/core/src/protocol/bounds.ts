@@ -3,7 +3,7 @@
  * costs at most one linear pass over its first `maxBytes` bytes.
  */
 
-import { isPlainObject } from '../guards'
+import { isPlainObject } from '../base/guards'
 
 /** Limits applied to one inbound message. */
 export interface MessageLimits {

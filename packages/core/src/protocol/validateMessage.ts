@@ -1,4 +1,4 @@
-import { joinPath } from '../guards'
+import { joinPath } from '../base/guards'
 import { checkJsonValue, DEFAULT_MESSAGE_LIMITS } from './bounds'
 import type { MessageDirection, ToAgentMessage, ToPageMessage } from './messages'
 import { PROTOCOL_VERSION } from './messages'

@@ -1,4 +1,4 @@
-import { createToolmark, reportError } from '../createToolmark'
+import { createToolmark, reportError } from '../registry/createToolmark'
 import type {
   CallEvent,
   ConfirmEvent,

@@ -1,5 +1,5 @@
-import { reportError } from '../createToolmark'
-import { errorResult, refuse } from '../results'
+import { reportError } from '../registry/createToolmark'
+import { errorResult, refuse } from '../call/results'
 import type { Consumer, JsonSchema, ManifestEntry, Toolmark, ToolHints, ToolResult } from '../types'
 import {
   findModelContext,

@@ -1,0 +1,62 @@
+import type { Caller } from '../types'
+
+/** Type guards and tiny helpers every part of core uses. A leaf: it imports no runtime code of ours but the caller list. */
+
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v)
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => {
+  if (v === null || typeof v !== 'object') return false
+  const proto = Object.getPrototypeOf(v)
+  return proto === Object.prototype || proto === null
+}
+
+export const isAbortSignal = (v: unknown): v is AbortSignal =>
+  isObject(v) &&
+  typeof v.aborted === 'boolean' &&
+  typeof (v as { addEventListener?: unknown }).addEventListener === 'function'
+
+export const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  v !== null &&
+  (typeof v === 'object' || typeof v === 'function') &&
+  typeof (v as { then?: unknown }).then === 'function'
+
+/** One of `CALLERS` (a switch: this runs on every call). */
+export function isCaller(v: unknown): v is Caller {
+  switch (v) {
+    case 'inapp':
+    case 'webmcp':
+    case 'mcp':
+    case 'test':
+    case 'human':
+      return true
+    default:
+      return false
+  }
+}
+
+/** An own, enumerable property only: options and policies are never read through the prototype. */
+export const own = (o: object, key: string): unknown =>
+  Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined
+
+/** Lets Node exit while a deadline or expiry timer is pending. */
+export function unref<T>(timer: T): T {
+  ;(timer as { unref?: () => void }).unref?.()
+  return timer
+}
+
+/** Joins a parent path and a segment (`''` is the root). */
+export const joinPath = (parent: string, segment: string | number): string =>
+  parent === '' ? String(segment) : `${parent}.${segment}`
+
+/** Sets an own property; `__proto__` becomes a plain data property, never a prototype write. */
+export const defineOwn = (target: Record<string, unknown>, key: string, value: unknown) => {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  } else target[key] = value
+}

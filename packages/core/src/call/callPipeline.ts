@@ -1,0 +1,374 @@
+import { Call, CallList } from './call'
+import { createConfirmFlow, type Prepared } from '../confirmations/confirmFlow'
+import { isAbortSignal, isCaller, isObject, isThenable } from '../base/guards'
+import { now, randomId } from '../base/ids'
+import { nameLabel } from '../registry/names'
+import { needsConfirmation } from '../registry/policy'
+import { compileSensitive, redactValue } from '../redaction/redact'
+import { cancelled, deepFreeze, refuse, toolFailed } from './results'
+import type { Access, RegistryInternals, ToolRecord } from '../registry/toolRecord'
+import { createToolSteps } from './toolSteps'
+import type { Caller, CallOptions, CancelledBy, ToolResult } from '../types'
+import type { UndoJournal } from '../undo/undoJournal'
+import { validateInput, type Checked } from './validateInput'
+
+/** The call pipeline of DESIGN §3.4, plus what stops calls from outside. */
+export interface CallPipeline {
+  call(name: unknown, input?: unknown, options?: unknown): Promise<ToolResult>
+  /** Stop: aborts every agent call in flight. */
+  cancelAll(by: CancelledBy): void
+  /** After a revision: calls that lost access before running end `cancelled policy`. */
+  withdraw(): void
+  /** A tool went away: its pending confirmations are withdrawn. */
+  dropTool(record: ToolRecord): void
+}
+
+const NO_SENSITIVE = compileSensitive(undefined)
+const NO_OPTIONS: CallOptions = Object.freeze({})
+const WITHDRAWN = deepFreeze(cancelled('policy'))
+
+/**
+ * Steps 1–4 run synchronously inside `tm.call`, the rest after one hop, each step asking the
+ * call's `Call` to move: validation (4), a turn in the scope's queue (5), `check` in the slot (6),
+ * a confirmation built in the slot, the slot free while the person decides, the approved run back
+ * in the queue ahead of calls that have not started (7), the run (8), and the one result (9).
+ */
+export function createCallPipeline(
+  internals: RegistryInternals,
+  journal: UndoJournal,
+): CallPipeline {
+  const { events } = internals
+  const calls = new CallList()
+  const confirmFlow = createConfirmFlow(internals)
+  const steps = createToolSteps(internals, {
+    ask: confirmFlow.ask,
+    registerUndo: journal.register,
+  })
+
+  // --- steps 5–9 -----------------------------------------------------------------------------
+
+  /**
+   * After validation: the result it gave, or the call's turn. The common call (no `check`, no
+   * confirmation, a free slot) takes the slot and runs at once, with no line and no promise.
+   */
+  function proceed(call: Call, checked: Checked): ToolResult | Promise<ToolResult> {
+    try {
+      if ('result' in checked) return call.settle(checked.result)
+      const { record } = call
+      if (
+        record.def.check === undefined &&
+        !needsConfirmation(record.cls, call.runAs) &&
+        call.runIfFree()
+      ) {
+        return runStep(call, checked.value)
+      }
+      const out = turn(call, checked.value, undefined)
+      return isThenable(out) ? out.then(undefined, (cause: unknown) => failed(call, cause)) : out
+    } catch (cause) {
+      return failed(call, cause)
+    }
+  }
+
+  /**
+   * 5. A turn in the scope's queue. `approved` carries the confirmation a person approved: the
+   * run then waits ahead of calls that have not started and is never turned away.
+   */
+  function turn(
+    call: Call,
+    value: unknown,
+    approved: Prepared | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    if (call.abortedBy) return call.settle(cancelled(call.abortedBy))
+    const entered = call.enter(approved !== undefined)
+    if (entered === true) return inSlot(call, value, approved)
+    if (entered === 'busy') {
+      const { scope } = call.record
+      return call.settle(
+        refuse(
+          'busy',
+          `${scope.queue.waiting} calls are already waiting in "${scope.path || 'the root scope'}"; retry later`,
+        ),
+      )
+    }
+    return entered.then((t) =>
+      t === true ? inSlot(call, value, approved) : call.settle(cancelled(t)),
+    )
+  }
+
+  /** 6. In the slot: staleness of an approved confirmation, then `check`. */
+  function inSlot(
+    call: Call,
+    value: unknown,
+    approved: Prepared | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    if (call.abortedBy) return call.settle(cancelled(call.abortedBy))
+    if (approved && confirmFlow.isStale(approved)) return call.settle(confirmFlow.staleResult())
+    if (call.record.def.check === undefined) return afterCheck(call, value, approved, undefined)
+    const stop = steps.check(call, value)
+    return isThenable(stop)
+      ? stop.then((s) => afterCheck(call, value, approved, s))
+      : afterCheck(call, value, approved, stop)
+  }
+
+  /** 7–9. A confirmation when one is needed (and not given yet), else the run and its result. */
+  function afterCheck(
+    call: Call,
+    value: unknown,
+    approved: Prepared | undefined,
+    stop: ToolResult | undefined,
+  ): ToolResult | Promise<ToolResult> {
+    if (stop !== undefined) return call.settle(stop)
+    if (call.abortedBy) return call.settle(cancelled(call.abortedBy))
+    if (!approved && needsConfirmation(call.record.cls, call.runAs)) return confirm(call, value)
+    call.startRun()
+    return runStep(call, value)
+  }
+
+  /** 8–9. The run, in the slot, and its one result (a promise of it never rejects). */
+  function runStep(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
+    const out = steps.run(call, value)
+    // A run's synchronous result is normalized already (a later one may be the pipeline's own).
+    return isThenable(out)
+      ? out.then(
+          (r) => call.settle(r),
+          (cause: unknown) => failed(call, cause),
+        )
+      : call.end(out)
+  }
+
+  /**
+   * 7. The confirmation is built now, in the slot, so it shows the state every earlier call of
+   * the scope left; the slot is then free while the person decides.
+   */
+  function confirm(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
+    const access = internals.access(call.record, call.caller)
+    if (access === 'no_presenter') {
+      return call.settle(
+        refuse(
+          'not_allowed',
+          `"${call.record.name}" needs a person's confirmation and no one can see it now`,
+        ),
+      )
+    }
+    if (access !== 'ok') return call.settle(WITHDRAWN)
+    const prepared = confirmFlow.prepare(call, value)
+    if ('result' in prepared) return call.settle(prepared.result)
+    if (internals.confirmMode(call.caller) === 'deferred') {
+      const asked = confirmFlow.defer(call, value, prepared, (input) =>
+        runApproved(call, input, prepared),
+      )
+      return call.settle(asked)
+    }
+    return confirmFlow.inline(call, value, prepared, (input) => guarded(call, input, prepared))
+  }
+
+  /** The approved run's turn, as a promise that never rejects. */
+  function guarded(call: Call, input: unknown, prepared: Prepared): Promise<ToolResult> {
+    try {
+      return Promise.resolve(turn(call, input, prepared)).then(undefined, (cause: unknown) =>
+        failed(call, cause),
+      )
+    } catch (cause) {
+      return Promise.resolve(failed(call, cause))
+    }
+  }
+
+  /**
+   * An approved deferred confirmation: a call of its own (same id), acting as `human`, that
+   * takes its turn ahead of calls that have not started.
+   */
+  function runApproved(origin: Call, input: unknown, prepared: Prepared): Promise<ToolResult> {
+    const started = events.has('result') ? now() : undefined
+    const call = new Call(internals, origin.record, origin.caller, 'human', origin.callId, started)
+    calls.add(call)
+    if (internals.access(call.record, 'human') !== 'ok') {
+      return Promise.resolve(call.settle(WITHDRAWN))
+    }
+    return guarded(call, input, prepared)
+  }
+
+  /** What a call ends with when the pipeline itself fails (it is written not to). */
+  function failed(call: Call, cause: unknown): ToolResult {
+    internals.errorEvent({
+      code: 'internal_error',
+      message: 'The call pipeline failed',
+      callId: call.callId,
+      cause,
+    })
+    return call.settle(toolFailed())
+  }
+
+  // --- steps 1–4 -----------------------------------------------------------------------------
+
+  /** A call refused before it had a tool and a known caller: it never gets a `Call`. */
+  function refusedEarly(
+    result: ToolResult,
+    callId: string | undefined,
+    tool: string,
+    caller: Caller,
+    started: number | undefined,
+  ): Promise<ToolResult> {
+    // Built here, fresh and plain: freezing is enough.
+    const final = deepFreeze(result)
+    if (events.has('result')) {
+      events.emit('result', {
+        callId: callId ?? randomId('call_'),
+        tool,
+        caller,
+        result: final,
+        durationMs: started === undefined ? 0 : now() - started,
+      })
+    }
+    return Promise.resolve(final)
+  }
+
+  /**
+   * Steps 1–4 synchronously, then one hop, so a run never starts inside `tm.call`'s frame. The
+   * clock is read only when someone listens for `durationMs`, and the call id is minted only when
+   * someone reads it.
+   */
+  function call(name: unknown, input: unknown, callOptions: unknown): Promise<ToolResult> {
+    const started = events.has('result') ? now() : undefined
+    let current: Call | undefined
+    let callId: string | undefined
+    try {
+      const optionsObject = isObject(callOptions)
+      const co = (optionsObject ? callOptions : NO_OPTIONS) as CallOptions
+      const given: unknown = co.caller
+      const caller: unknown = given === undefined ? 'inapp' : given
+      const record = typeof name === 'string' ? internals.tools.get(name) : undefined
+      const knownCaller = isCaller(caller)
+      if (record && knownCaller) {
+        current = new Call(internals, record, caller, caller, undefined, started)
+      }
+      // 1. Every call is seen, refused ones included. Redaction costs a walk: only for listeners.
+      if (events.has('call')) {
+        callId = current ? current.callId : randomId('call_')
+        events.emit('call', {
+          callId,
+          tool: nameLabel(name),
+          caller: (knownCaller ? caller : nameLabel(caller)) as Caller,
+          input: redactValue(input, record?.sensitive ?? NO_SENSITIVE),
+        })
+      }
+      if (!optionsObject && callOptions !== undefined && callOptions !== null) {
+        const refused = refuse(
+          'not_allowed',
+          'tm.call() options must be an object like { caller: "inapp" }',
+        )
+        return current
+          ? Promise.resolve(current.settle(refused))
+          : refusedEarly(refused, callId, nameLabel(name), caller as Caller, started)
+      }
+      if (!knownCaller) {
+        const label = nameLabel(caller)
+        const refused = refuse('not_allowed', `Unknown caller ${JSON.stringify(label)}`)
+        return refusedEarly(refused, callId, nameLabel(name), label as Caller, started)
+      }
+      // 2. Lookup.
+      const access = record ? internals.access(record, caller) : 'hidden'
+      if (!current || access === 'hidden') {
+        const rev = internals.rev()
+        const label = nameLabel(name)
+        const refused =
+          typeof co.rev === 'number' && co.rev < rev
+            ? refuse('stale', `Tool ${JSON.stringify(label)} is gone since revision ${co.rev}`, {
+                rev,
+              })
+            : refuse('unknown_tool', `No tool named ${JSON.stringify(label)}`, { rev })
+        return current
+          ? Promise.resolve(current.settle(refused))
+          : refusedEarly(refused, callId, label, caller, started)
+      }
+      // 3. Policy, rate limit, an already-aborted signal.
+      const refused = refusal(current, access)
+      if (refused) return Promise.resolve(current.settle(refused))
+      const signal = isAbortSignal(co.signal) ? co.signal : undefined
+      if (signal?.aborted) return Promise.resolve(current.settle(cancelled('signal')))
+      // From here Stop, withdrawal and the caller's signal reach the call.
+      calls.add(current)
+      current.follow(signal)
+
+      // 4. Validation, synchronous when the schema is; an async one races the call's abort and
+      // deadline. The rest waits for one hop even then.
+      const checking = validateInput(internals, current.record, input, current)
+      return isThenable(checking) ? validating(current, checking) : hop(current, checking)
+    } catch (cause) {
+      if (current) return Promise.resolve(failed(current, cause))
+      let caller: Caller = 'inapp'
+      try {
+        const given = (callOptions as CallOptions | undefined)?.caller
+        if (isCaller(given)) caller = given
+      } catch {}
+      internals.errorEvent({
+        code: 'internal_error',
+        message: 'The call pipeline failed',
+        callId,
+        cause,
+      })
+      return refusedEarly(toolFailed(), callId, nameLabel(name), caller, started)
+    }
+  }
+
+  /**
+   * The rest of the call, one hop after `tm.call`. The call itself travels through the promise,
+   * carrying what validation gave, so the hop needs no closure (the call has no `then`).
+   */
+  function hop(call: Call, checked: Checked): Promise<ToolResult> {
+    call.checked = checked
+    return Promise.resolve(call).then(afterHop)
+  }
+
+  function afterHop(call: Call): ToolResult | Promise<ToolResult> {
+    const checked = call.checked!
+    call.checked = undefined
+    return proceed(call, checked)
+  }
+
+  /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */
+  function validating(call: Call, checking: Promise<Checked>): Promise<ToolResult> {
+    call.deadline.start()
+    return new Promise<Checked>((resolve) => {
+      call.onAbort((by) => resolve({ result: cancelled(by) }))
+      void checking.then((checked) => {
+        call.onAbort(undefined)
+        resolve(checked)
+      })
+    }).then((checked) => proceed(call, checked))
+  }
+
+  /** Step 3 for a visible tool: policy and the rate limit. */
+  function refusal(call: Call, access: Access): ToolResult | undefined {
+    const { record, caller } = call
+    if (access === 'denied') {
+      return refuse('not_allowed', `Policy does not allow ${caller} to call "${record.name}"`)
+    }
+    if (access === 'no_presenter') {
+      return refuse(
+        'not_allowed',
+        `"${record.name}" needs a person's confirmation and no one can see it now`,
+      )
+    }
+    const rateLimit = internals.policyOf(caller).rateLimit
+    if (rateLimit && !internals.rateLimiter.take(caller, rateLimit, now())) {
+      return refuse('rate_limited', `Too many calls from ${caller}; wait and retry`)
+    }
+    return undefined
+  }
+
+  return {
+    call,
+    cancelAll(by) {
+      for (const c of calls.snapshot()) if (c.caller !== 'human') c.abort(by)
+    },
+    withdraw() {
+      for (const c of calls.snapshot()) {
+        if (c.phase === 'running' || c.phase === 'confirming') continue
+        const access = internals.access(c.record, c.runAs)
+        if (access === 'hidden' || access === 'denied') c.abort('policy')
+      }
+      confirmFlow.withdraw()
+    },
+    dropTool: confirmFlow.dropTool,
+  }
+}

@@ -1,0 +1,239 @@
+import type { Call } from './call'
+import type { ConfirmAnswer } from '../confirmations/confirmFlow'
+import { isObject, isThenable, unref } from '../base/guards'
+import { NODE_ENV_READABLE } from '../base/nodeEnv'
+import { cancelled, toolFailed } from './results'
+import { validateWith } from '../schema/standardSchema'
+import type { RegistryInternals } from '../registry/toolRecord'
+import type { CheckContext, ProgressEvent, ToolContext, ToolResult } from '../types'
+
+declare const process: { env: Record<string, string | undefined> }
+
+/**
+ * The two steps that run the app's own code in the scope's slot: `check` (a precondition) and
+ * `run`. Both hand back a normalized result; the pipeline settles the call with it.
+ */
+export interface ToolSteps {
+  /** `undefined` when the call may go on, else the result that ends it. */
+  check(call: Call, input: unknown): ToolResult | undefined | Promise<ToolResult | undefined>
+  run(call: Call, input: unknown): ToolResult | Promise<ToolResult>
+}
+
+/** What `ctx` lends a run beyond the call itself. */
+export interface RunParts {
+  ask(call: Call, request: unknown): Promise<ConfirmAnswer>
+  registerUndo(call: Call, restore: unknown): void
+}
+
+/**
+ * `ctx` for `run`. `signal` and `callId` are getters, so the AbortController and the id are only
+ * made for runs that read them; the methods are made on first read too, and are bound, so a run
+ * may destructure them.
+ */
+class RunContext implements ToolContext {
+  readonly caller: ToolContext['caller']
+  readonly #call: Call
+  readonly #parts: RunParts
+  #registerUndo: ToolContext['registerUndo'] | undefined
+  #confirm: ToolContext['confirm'] | undefined
+  #progress: ToolContext['progress'] | undefined
+
+  constructor(call: Call, parts: RunParts) {
+    this.#call = call
+    this.#parts = parts
+    this.caller = call.runAs
+  }
+  get callId(): string {
+    return this.#call.callId
+  }
+  get signal(): AbortSignal {
+    return this.#call.signal
+  }
+  get registerUndo(): ToolContext['registerUndo'] {
+    return (this.#registerUndo ??= (restore) => this.#parts.registerUndo(this.#call, restore))
+  }
+  get confirm(): ToolContext['confirm'] {
+    return (this.#confirm ??= (request) => this.#parts.ask(this.#call, request))
+  }
+  get progress(): ToolContext['progress'] {
+    return (this.#progress ??= (p) => reportProgress(this.#call, p))
+  }
+}
+
+function reportProgress(call: Call, p: unknown): void {
+  if (call.phase !== 'running' || !isObject(p)) return
+  const done = Number(p.done)
+  if (!Number.isFinite(done)) return
+  const event: ProgressEvent = {
+    callId: call.callId,
+    tool: call.record.name,
+    caller: call.caller,
+    done,
+  }
+  if (typeof p.total === 'number' && Number.isFinite(p.total)) event.total = p.total
+  if (typeof p.message === 'string') event.message = p.message
+  call.internals.events.emit('progress', event)
+}
+
+/** `ctx` for `check`: who asks, and a signal that fires if the call is stopped meanwhile. */
+class CheckContextImpl implements CheckContext {
+  readonly caller: CheckContext['caller']
+  readonly #call: Call
+  constructor(call: Call) {
+    this.#call = call
+    this.caller = call.runAs
+  }
+  get callId(): string {
+    return this.#call.callId
+  }
+  get signal(): AbortSignal {
+    return this.#call.signal
+  }
+}
+
+/** Development only: a mismatch is reported and the result is kept (the seed's rule). */
+function checkOutput(call: Call, data: unknown): Promise<void> | undefined {
+  const { record, internals } = call
+  const report = (cause: unknown, threwOut: boolean) =>
+    internals.errorEvent({
+      code: 'output_invalid',
+      message: threwOut
+        ? `The output schema of "${record.name}" threw`
+        : `Tool "${record.name}" returned data that does not match its output schema`,
+      tool: record.name,
+      callId: call.callId,
+      cause,
+    })
+  const conclude = (checked: { value: unknown } | { issues: unknown }) => {
+    if ('issues' in checked) report(checked.issues, false)
+  }
+  try {
+    const checked = validateWith(record.def.output!, data)
+    if (!isThenable(checked)) {
+      conclude(checked)
+      return undefined
+    }
+    return Promise.resolve(checked).then(conclude, (cause: unknown) => report(cause, true))
+  } catch (cause) {
+    report(cause, true)
+    return undefined
+  }
+}
+
+export function createToolSteps(internals: RegistryInternals, parts: RunParts): ToolSteps {
+  const { limits } = internals
+
+  function threw(call: Call, error: unknown, what: 'check' | 'tool'): ToolResult {
+    internals.toolError('tool_threw', call, error, `${what} threw`)
+    return toolFailed()
+  }
+
+  function settleValue(value: unknown, call: Call): ToolResult | Promise<ToolResult> {
+    const result = internals.normalize(value, call)
+    // Dev mode in a development build only: production bundles leave the check out. The cheap
+    // tests come first, so unbundled Node reads `process.env` only for tools with an output.
+    if (
+      NODE_ENV_READABLE &&
+      process.env.NODE_ENV !== 'production' &&
+      internals.dev &&
+      result.status === 'ok' &&
+      call.record.def.output
+    ) {
+      const checking = checkOutput(call, result.data)
+      if (checking) return checking.then(() => result)
+    }
+    return result
+  }
+
+  function check(call: Call, input: unknown) {
+    let value: unknown
+    try {
+      value = call.record.def.check!(input, new CheckContextImpl(call))
+    } catch (error) {
+      return threw(call, error, 'check')
+    }
+    const conclude = (stop: unknown): ToolResult | undefined =>
+      stop === undefined ? undefined : internals.normalize(stop, call)
+    let thenable: boolean
+    try {
+      thenable = isThenable(value)
+    } catch (error) {
+      return threw(call, error, 'check')
+    }
+    if (!thenable) return conclude(value)
+    // A precondition only reads: when the call is stopped, it is not waited for.
+    return new Promise<ToolResult | undefined>((resolve) => {
+      call.onAbort((by) => resolve(cancelled(by)))
+      Promise.resolve(value).then(
+        (stop) => {
+          call.onAbort(undefined)
+          resolve(conclude(stop))
+        },
+        (error: unknown) => {
+          call.onAbort(undefined)
+          resolve(threw(call, error, 'check'))
+        },
+      )
+    })
+  }
+
+  /** Runs with the slot held. A synchronous run needs no timer: nothing can interrupt it. */
+  function run(call: Call, input: unknown): ToolResult | Promise<ToolResult> {
+    let value: unknown
+    try {
+      value = call.record.def.run(input, new RunContext(call, parts))
+    } catch (error) {
+      return threw(call, error, 'tool')
+    }
+    let thenable: boolean
+    try {
+      thenable = isThenable(value)
+    } catch (error) {
+      // A result whose `then` throws when read: the run failed.
+      return threw(call, error, 'tool')
+    }
+    if (!thenable) return settleValue(value, call)
+    // Listening first: a promise that is already settled then ends the run before the deadline
+    // would arm its timer.
+    const running = awaitRun(call, value as PromiseLike<unknown>)
+    call.deadline.start()
+    return running
+  }
+
+  /**
+   * A run that returned a promise: its outcome ends the call. Aborted first (deadline, signal,
+   * Stop), the run gets `abortGraceMs` to stop; a run that ignores its signal is then abandoned
+   * (the call settles and frees its slot) and a late settle is only reported.
+   */
+  function awaitRun(call: Call, value: PromiseLike<unknown>): Promise<ToolResult> {
+    return new Promise<ToolResult>((resolve) => {
+      let over = false
+      let grace: ReturnType<typeof setTimeout> | undefined
+      const end = (result: ToolResult | Promise<ToolResult>) => {
+        over = true
+        if (grace !== undefined) clearTimeout(grace)
+        resolve(result)
+      }
+      const late = (cause: unknown) => internals.toolError('late_result', call, cause)
+      call.onAbort((by) => {
+        if (over) return
+        grace = unref(setTimeout(() => end(cancelled(by)), limits.abortGraceMs))
+      })
+      Promise.resolve(value).then(
+        (result) => {
+          if (over) late(result)
+          // Even after an abort, a run that returned a result says what really happened, so
+          // nothing done is reported as undone.
+          else end(settleValue(result, call))
+        },
+        (error: unknown) => {
+          if (over) late(error)
+          // A run that stopped by throwing after an abort (usually an AbortError) was cancelled.
+          else end(call.abortedBy ? cancelled(call.abortedBy) : threw(call, error, 'tool'))
+        },
+      )
+    })
+  }
+
+  return { check, run }
+}

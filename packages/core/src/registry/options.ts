@@ -1,0 +1,87 @@
+import { isObject, own } from '../base/guards'
+import type { Problem } from '../base/problem'
+import type { JsonSchemaConverter } from '../schema/jsonSchema'
+import type { ConfirmMode, Limits } from '../types'
+
+/** Every limit's default (DESIGN §3.9). */
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  queuePerScope: 32,
+  pendingConfirmations: 100,
+  undoJournal: 100,
+  confirmationExpiryMs: 600_000,
+  abortGraceMs: 5_000,
+  callTimeoutMs: 120_000,
+  messageBytes: 1_048_576,
+  messageDepth: 64,
+  fillNodes: 10_000,
+  optionsTimeoutMs: 10_000,
+  optionsItems: 50,
+  signatureBudget: 240,
+})
+
+/** The options `createToolmark` takes. */
+export const OPTION_KEYS = ['dev', 'policy', 'confirm', 'limits', 'jsonSchema']
+
+/** `createToolmark`'s options as the registry uses them, and what is wrong with them. */
+export interface ReadOptions {
+  problems: Problem[]
+  /** `undefined` when not given as a boolean (the build decides). */
+  dev: boolean | undefined
+  policy: unknown
+  /** The confirmation modes of the two configurable callers. */
+  confirm: { inapp: ConfirmMode; test: ConfirmMode }
+  /** The valid limits given, the defaults for the others (fail closed). */
+  limits: Readonly<Limits>
+  converter: JsonSchemaConverter | undefined
+}
+
+/**
+ * Reads `createToolmark`'s options, own properties only: a polluted `Object.prototype`
+ * configures nothing. The policy is compiled apart.
+ */
+export function readOptions(options: unknown): ReadOptions {
+  const problems: Problem[] = []
+  const limits: Limits = { ...DEFAULT_LIMITS }
+  const o = isObject(options) ? options : {}
+  if (options !== undefined && !isObject(options)) problems.push(['options'])
+  for (const key of Object.keys(o)) {
+    if (!OPTION_KEYS.includes(key)) problems.push(['unknown option', key])
+  }
+  const dev = own(o, 'dev')
+  if (dev !== undefined && typeof dev !== 'boolean') problems.push(['dev'])
+  const jsonSchema = own(o, 'jsonSchema')
+  if (jsonSchema !== undefined && typeof jsonSchema !== 'function') problems.push(['jsonSchema'])
+  const confirm = own(o, 'confirm')
+  if (confirm !== undefined && !isObject(confirm)) problems.push(['confirm'])
+  else if (confirm !== undefined) {
+    for (const [key, mode] of Object.entries(confirm)) {
+      if ((key !== 'inapp' && key !== 'test') || (mode !== 'deferred' && mode !== 'inline')) {
+        problems.push(['confirm mode', key, String(JSON.stringify(mode))])
+      }
+    }
+  }
+  const given = own(o, 'limits')
+  if (given !== undefined && !isObject(given)) problems.push(['limits'])
+  else if (given !== undefined) {
+    for (const [key, v] of Object.entries(given)) {
+      if (own(DEFAULT_LIMITS, key) === undefined) problems.push(['unknown limit', key])
+      else if (
+        typeof v === 'number' &&
+        v > 0 &&
+        (Number.isFinite(v) || key === 'signatureBudget')
+      ) {
+        limits[key as keyof Limits] = v
+      } else if (v !== undefined) problems.push(['limit', key])
+    }
+  }
+  const modeOf = (caller: string): ConfirmMode =>
+    isObject(confirm) && own(confirm, caller) === 'inline' ? 'inline' : 'deferred'
+  return {
+    problems,
+    dev: typeof dev === 'boolean' ? dev : undefined,
+    policy: own(o, 'policy'),
+    confirm: { inapp: modeOf('inapp'), test: modeOf('test') },
+    limits: Object.freeze(limits),
+    converter: typeof jsonSchema === 'function' ? (jsonSchema as JsonSchemaConverter) : undefined,
+  }
+}

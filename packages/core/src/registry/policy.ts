@@ -1,0 +1,179 @@
+import { isObject, own } from '../base/guards'
+import type { Problem } from '../base/problem'
+import { isToolName } from './names'
+import type { Caller, CallerPolicy, Policy, ToolClass, ToolHints } from '../types'
+
+/** Agent callers a policy may name (`human` is fixed). */
+export const POLICY_CALLERS = ['inapp', 'webmcp', 'mcp', 'test'] as const
+/** Tool classes, strongest first. */
+export const CLASSES: readonly ToolClass[] = ['destructive', 'consequential', 'readOnly', 'none']
+
+/** A tool's class: its strongest hint. */
+export function toolClass(hints: ToolHints | undefined): ToolClass {
+  if (hints?.destructive) return 'destructive'
+  if (hints?.consequential) return 'consequential'
+  if (hints?.readOnly) return 'readOnly'
+  return 'none'
+}
+
+/** Whether a call of this class needs a person's approval (never for `human`). */
+export function needsConfirmation(cls: ToolClass, caller: Caller): boolean {
+  return caller !== 'human' && (cls === 'destructive' || cls === 'consequential')
+}
+
+const DEFAULT_CLASSES: Record<Caller, readonly ToolClass[]> = {
+  inapp: CLASSES,
+  test: CLASSES,
+  human: CLASSES,
+  webmcp: ['consequential', 'readOnly', 'none'],
+  mcp: ['consequential', 'readOnly', 'none'],
+}
+
+/** The rules for one caller, ready to answer per tool. */
+export interface CompiledCallerPolicy {
+  allows(name: string, cls: ToolClass): boolean
+  rateLimit?: { calls: number; perMs: number }
+}
+
+const nameRule = (pattern: string) =>
+  pattern.endsWith('.*')
+    ? (name: string) => name.startsWith(pattern.slice(0, -1))
+    : (name: string) => name === pattern
+
+const isPattern = (p: unknown): boolean => {
+  if (typeof p !== 'string') return false
+  return p.endsWith('.*') ? isToolName(p.slice(0, -2)) : isToolName(p)
+}
+
+/** What is wrong with one caller's policy entry, or `undefined` when it is valid. */
+export function policyProblem(caller: string, entry: unknown): Problem | undefined {
+  if (!(POLICY_CALLERS as readonly string[]).includes(caller)) return ['unknown caller', caller]
+  if (entry === undefined) return undefined
+  if (!isObject(entry)) return ['policy entry', caller]
+  for (const key of Object.keys(entry)) {
+    if (key !== 'allow' && key !== 'tools' && key !== 'rateLimit') {
+      return ['policy key', caller, key]
+    }
+  }
+  const allow = own(entry, 'allow')
+  const tools = own(entry, 'tools')
+  const rateLimit = own(entry, 'rateLimit')
+  if (
+    allow !== undefined &&
+    (!Array.isArray(allow) || !allow.every((c) => CLASSES.includes(c as ToolClass)))
+  ) {
+    return ['policy allow', caller]
+  }
+  if (tools !== undefined) {
+    if (!isObject(tools)) return ['policy tools', caller]
+    for (const key of Object.keys(tools)) {
+      if (key !== 'allow' && key !== 'deny') return ['policy tools key', caller, key]
+      const list = tools[key]
+      if (!Array.isArray(list) || !list.every(isPattern)) return ['policy names', caller, key]
+    }
+  }
+  if (rateLimit !== undefined) {
+    const calls = isObject(rateLimit) ? own(rateLimit, 'calls') : undefined
+    const perMs = isObject(rateLimit) ? own(rateLimit, 'perMs') : undefined
+    if (
+      !Number.isInteger(calls) ||
+      (calls as number) < 1 ||
+      typeof perMs !== 'number' ||
+      !(perMs > 0) ||
+      !Number.isFinite(perMs)
+    ) {
+      return ['policy rateLimit', caller]
+    }
+  }
+  return undefined
+}
+
+const DENY_ALL: CompiledCallerPolicy = { allows: () => false }
+
+/** Compiles one caller's rules; `entry` must already be valid. */
+export function compileCallerPolicy(
+  caller: Caller,
+  entry: CallerPolicy | undefined,
+): CompiledCallerPolicy {
+  // Own properties only: a polluted Object.prototype must not grant anything.
+  const given = entry ?? {}
+  const allowed = own(given, 'allow') as ToolClass[] | undefined
+  const tools = (own(given, 'tools') ?? {}) as NonNullable<CallerPolicy['tools']>
+  const rate = own(given, 'rateLimit') as CallerPolicy['rateLimit']
+  const classes = new Set<ToolClass>(allowed ?? DEFAULT_CLASSES[caller])
+  const allow = (own(tools, 'allow') as string[] | undefined)?.map(nameRule)
+  const deny = (own(tools, 'deny') as string[] | undefined)?.map(nameRule) ?? []
+  return {
+    allows(name, cls) {
+      // Loops, not `some` with a closure: this runs on every call.
+      if (!classes.has(cls)) return false
+      for (let i = 0; i < deny.length; i++) if (deny[i](name)) return false
+      if (!allow) return true
+      for (let i = 0; i < allow.length; i++) if (allow[i](name)) return true
+      return false
+    },
+    rateLimit: rate
+      ? { calls: own(rate, 'calls') as number, perMs: own(rate, 'perMs') as number }
+      : undefined,
+  }
+}
+
+/** The compiled policy of every caller, with the problems found (each leaves its caller with no tools). */
+export function compilePolicy(policy: Policy | undefined): {
+  callers: Record<Caller, CompiledCallerPolicy>
+  problems: Problem[]
+} {
+  const problems: Problem[] = []
+  const callers = {} as Record<Caller, CompiledCallerPolicy>
+  const given = (policy ?? {}) as Record<string, unknown>
+  const broken = policy !== undefined && !isObject(policy)
+  if (broken) problems.push(['policy'])
+  const denied = new Set<string>()
+  for (const key of broken ? [] : Object.keys(given)) {
+    const problem = policyProblem(key, own(given, key))
+    if (problem) {
+      problems.push(problem)
+      denied.add(key)
+    }
+  }
+  for (const caller of ['inapp', 'webmcp', 'mcp', 'test', 'human'] as Caller[]) {
+    callers[caller] =
+      caller === 'human'
+        ? compileCallerPolicy('human', undefined)
+        : broken || denied.has(caller)
+          ? DENY_ALL
+          : compileCallerPolicy(caller, own(given, caller) as CallerPolicy | undefined)
+  }
+  return { callers, problems }
+}
+
+/** Counts calls per caller in a sliding window. */
+export interface RateLimiter {
+  /** Counts a call; false when the caller is over its limit (the call is not counted). */
+  take(caller: Caller, limit: { calls: number; perMs: number } | undefined, at: number): boolean
+  reset(): void
+}
+
+/** A sliding-window counter per caller. */
+export function createRateLimiter(): RateLimiter {
+  const windows = new Map<Caller, number[]>()
+  return {
+    /** Counts a call; false when the caller is over its limit (the call is not counted). */
+    take(caller: Caller, limit: { calls: number; perMs: number } | undefined, at: number): boolean {
+      if (!limit) return true
+      const list = windows.get(caller) ?? []
+      const since = at - limit.perMs
+      while (list.length > 0 && list[0] <= since) list.shift()
+      if (list.length >= limit.calls) {
+        windows.set(caller, list)
+        return false
+      }
+      list.push(at)
+      windows.set(caller, list)
+      return true
+    },
+    reset() {
+      windows.clear()
+    },
+  }
+}

@@ -1,0 +1,498 @@
+import { isObject, joinPath, own } from '../base/guards'
+import type { JsonSchema, ResultIssue } from '../types'
+
+/** Options of `jsonSchemaCheck`. */
+export interface JsonSchemaCheckOptions {
+  /**
+   * The document that `$ref`s resolve against, when `schema` is a part of it.
+   * Default: `schema` itself.
+   */
+  root?: JsonSchema | boolean
+  /** Deepest value accepted; deeper values get an issue at the first path past it. Default 64. */
+  maxDepth?: number
+  /**
+   * Work allowed for one check, counted in (schema node, value) visits. A check that needs more
+   * (a huge value, or a schema whose `anyOf`s multiply) fails with one issue at the root.
+   * Default 200 000.
+   */
+  maxSteps?: number
+  /** Most issues reported. Default 50. */
+  maxIssues?: number
+}
+
+/** Checks one value; an empty array means it is valid. Never throws. */
+export type JsonSchemaCheck = (value: unknown) => ResultIssue[]
+
+type Node = Record<string, unknown>
+
+/** Unwinds the whole check when a bound is hit. */
+class OutOfBounds {
+  constructor(readonly message: string) {}
+}
+
+const hasOwn = (value: object, key: string) => Object.prototype.hasOwnProperty.call(value, key)
+
+const finite = (value: unknown): value is number =>
+  typeof value === 'number' && Number.isFinite(value)
+
+const count = (value: unknown): number | undefined =>
+  finite(value) && value >= 0 ? Math.floor(value) : undefined
+
+/** The JSON type of a value, as `type` names it (`integer` is reported as `number`). */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'array'
+  switch (typeof value) {
+    case 'string':
+      return 'string'
+    case 'boolean':
+      return 'boolean'
+    case 'number':
+      return Number.isFinite(value) ? 'number' : 'not JSON'
+    case 'object':
+      return 'object'
+    default:
+      return 'not JSON'
+  }
+}
+
+const KNOWN_TYPES = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string'])
+
+function hasType(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value)
+    case 'number':
+      return finite(value)
+    case 'object':
+      return isObject(value)
+    default:
+      return jsonType(value) === type
+  }
+}
+
+/** Deep equality of JSON values, for `enum` and `const`. */
+function equal(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return true
+  if (depth > 64 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return false
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return false
+  if (Array.isArray(a)) {
+    const other = b as unknown[]
+    return a.length === other.length && a.every((item, i) => equal(item, other[i], depth + 1))
+  }
+  const left = Object.keys(a).filter((k) => (a as Node)[k] !== undefined)
+  const right = Object.keys(b).filter((k) => (b as Node)[k] !== undefined)
+  return (
+    left.length === right.length &&
+    left.every((k) => hasOwn(b, k) && equal((a as Node)[k], (b as Node)[k], depth + 1))
+  )
+}
+
+const show = (value: unknown) => {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+}
+
+/** Code points of a string (what JSON Schema counts), without building an array. */
+function codePoints(text: string): number {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) i++
+    }
+    n++
+  }
+  return n
+}
+
+/** A number as written in JSON (its shortest form): `digits × 10^-scale`. */
+function decimal(n: number): { digits: bigint; scale: number } | undefined {
+  const match = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(n)))
+  if (!match) return undefined
+  const [, whole, fraction = '', exponent = '0'] = match
+  return { digits: BigInt(whole + fraction), scale: fraction.length - Number(exponent) }
+}
+
+/**
+ * `value` is a multiple of `step` in decimal, as written: 0.3 is a multiple of 0.1 although
+ * 0.3 / 0.1 is 2.9999999999999996 in floating point.
+ */
+function isMultiple(value: number, step: number): boolean {
+  const a = decimal(value)
+  const b = decimal(step)
+  if (!a || !b || Math.abs(a.scale - b.scale) > 700) {
+    const quotient = value / step
+    return Math.abs(quotient - Math.round(quotient)) <= 1e-9 * Math.max(1, Math.abs(quotient))
+  }
+  const scale = Math.max(a.scale, b.scale)
+  const left = a.digits * 10n ** BigInt(scale - a.scale)
+  const right = b.digits * 10n ** BigInt(scale - b.scale)
+  return right === 0n || left % right === 0n
+}
+
+const MAX_PATTERN_LENGTH = 2_000
+const MAX_RECURSION = 1_024
+
+/**
+ * Compiles a JSON Schema (the draft 2020-12 subset tool schemas use) into a checker that
+ * returns `{ path, message }` issues with dot paths (`''` for the root, `items.2.name`), like
+ * every other validation in Toolmark. No dependencies; schemas and values are treated as
+ * hostile: it never throws, reads only own properties, and stops at `maxDepth`, `maxSteps`
+ * and `maxIssues`.
+ *
+ * Checked: `type` (a name or a list), `enum`, `const`, `properties`, `required`,
+ * `additionalProperties` (boolean or schema), `patternProperties`, `propertyNames`,
+ * `minProperties`/`maxProperties`, `items`, `prefixItems`, `minItems`/`maxItems`,
+ * `uniqueItems`, `anyOf`, `oneOf`, `allOf`, `not`, `minimum`/`maximum`,
+ * `exclusiveMinimum`/`exclusiveMaximum`, `multipleOf`, `minLength`/`maxLength`, `pattern`,
+ * boolean schemas, and `$ref` to `#` or a JSON pointer inside the document (`#/$defs/x`).
+ * Everything else (`format`, `if`, `contains`, unknown keywords, a `$ref` elsewhere, a
+ * `pattern` that does not compile or is longer than 2 000 characters) is ignored: the verdict
+ * can only be looser than the schema, never stricter. For the same reason `minLength` counts
+ * UTF-16 units and `maxLength` code points (the looser of the two counts), so a string the
+ * page's own validator accepts is never rejected here.
+ *
+ * @example
+ * const check = jsonSchemaCheck({ type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] })
+ * check({ id: 'x' }) // [{ path: 'id', message: 'Expected an integer, received string' }]
+ */
+export function jsonSchemaCheck(
+  schema: JsonSchema | boolean,
+  options: JsonSchemaCheckOptions = {},
+): JsonSchemaCheck {
+  const root: unknown = options.root ?? schema
+  const maxDepth = count(options.maxDepth) ?? 64
+  const maxSteps = count(options.maxSteps) ?? 200_000
+  const maxIssues = Math.max(1, count(options.maxIssues) ?? 50)
+  const patterns = new Map<string, RegExp | null>()
+  const refs = new Map<string, unknown>()
+  let steps = 0
+
+  const pattern = (source: string): RegExp | null => {
+    let compiled = patterns.get(source)
+    if (compiled !== undefined) return compiled
+    compiled = null
+    if (source.length <= MAX_PATTERN_LENGTH) {
+      try {
+        compiled = new RegExp(source, 'u')
+      } catch {
+        try {
+          compiled = new RegExp(source)
+        } catch {
+          compiled = null
+        }
+      }
+    }
+    if (patterns.size < 256) patterns.set(source, compiled)
+    return compiled
+  }
+
+  /** Resolves `#` and `#/a/b` pointers inside the document; anything else is ignored. */
+  const resolve = (ref: string): unknown => {
+    if (refs.has(ref)) return refs.get(ref)
+    let target: unknown
+    if (ref === '#') target = root
+    else if (ref.startsWith('#/') && ref.length <= 1_000) {
+      target = root
+      for (const raw of ref.slice(2).split('/')) {
+        let segment: string
+        try {
+          segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
+        } catch {
+          target = undefined
+          break
+        }
+        if (target !== null && typeof target === 'object' && hasOwn(target, segment)) {
+          target = (target as Node)[segment]
+        } else {
+          target = undefined
+          break
+        }
+      }
+    }
+    if (refs.size < 1_024) refs.set(ref, target)
+    return target
+  }
+
+  const visit = (
+    node: unknown,
+    value: unknown,
+    path: string,
+    depth: number,
+    recursion: number,
+    out: ResultIssue[],
+  ): void => {
+    if (++steps > maxSteps) throw new OutOfBounds('Too large to check')
+    if (recursion > MAX_RECURSION) throw new OutOfBounds('The schema nests too deeply to check')
+    if (node === false) {
+      out.push({ path, message: 'No value is allowed here' })
+      return
+    }
+    if (!isObject(node)) return
+    const next = recursion + 1
+
+    const ref = own(node, '$ref')
+    if (typeof ref === 'string') {
+      const target = resolve(ref)
+      if (target !== undefined) visit(target, value, path, depth, next, out)
+    }
+
+    const type = own(node, 'type')
+    const types = (Array.isArray(type) ? type : [type]).filter(
+      (t): t is string => typeof t === 'string' && KNOWN_TYPES.has(t),
+    )
+    if (types.length > 0 && !types.some((t) => hasType(value, t))) {
+      const expected = types.map((t) => TYPE_NAMES[t]).join(' or ')
+      out.push({ path, message: `Expected ${expected}, received ${jsonType(value)}` })
+      return
+    }
+
+    const options = own(node, 'enum')
+    if (Array.isArray(options) && !options.some((option) => equal(option, value))) {
+      out.push({
+        path,
+        message:
+          options.length === 1
+            ? `Expected ${show(options[0])}`
+            : `Expected one of ${options.slice(0, 20).map(show).join(', ')}`,
+      })
+    }
+    if (hasOwn(node, 'const') && !equal(node.const, value)) {
+      out.push({ path, message: `Expected ${show(node.const)}` })
+    }
+
+    if (typeof value === 'string') checkString(node, value, path, out)
+    else if (finite(value)) checkNumber(node, value, path, out)
+    else if (Array.isArray(value)) checkArray(node, value, path, depth, next, out)
+    else if (isObject(value)) checkObject(node, value, path, depth, next, out)
+
+    const allOf = own(node, 'allOf')
+    if (Array.isArray(allOf)) {
+      for (const part of allOf) visit(part, value, path, depth, next, out)
+    }
+    const anyOf = own(node, 'anyOf')
+    if (Array.isArray(anyOf)) branches(anyOf, value, path, depth, next, out, 'any')
+    const oneOf = own(node, 'oneOf')
+    if (Array.isArray(oneOf)) branches(oneOf, value, path, depth, next, out, 'one')
+    if (hasOwn(node, 'not')) {
+      const inner: ResultIssue[] = []
+      visit(node.not, value, path, depth, next, inner)
+      if (inner.length === 0) out.push({ path, message: 'Matches a shape that is not allowed' })
+    }
+  }
+
+  const branches = (
+    list: unknown[],
+    value: unknown,
+    path: string,
+    depth: number,
+    recursion: number,
+    out: ResultIssue[],
+    mode: 'any' | 'one',
+  ) => {
+    let matches = 0
+    let closest: ResultIssue[] | undefined
+    for (const branch of list) {
+      const inner: ResultIssue[] = []
+      visit(branch, value, path, depth, recursion, inner)
+      if (inner.length === 0) {
+        matches++
+        if (mode === 'any' || matches > 1) break
+      } else if (!closest || inner.length < closest.length) closest = inner
+    }
+    if (matches === 0) {
+      // The branch that came closest explains the problem best (a discriminated union's own).
+      if (closest && closest.length > 0) out.push(...closest)
+      else out.push({ path, message: 'Matches none of the allowed shapes' })
+    } else if (mode === 'one' && matches > 1) {
+      out.push({ path, message: 'Matches more than one of the allowed shapes' })
+    }
+  }
+
+  const checkString = (node: Node, value: string, path: string, out: ResultIssue[]) => {
+    const min = count(own(node, 'minLength'))
+    if (min !== undefined && value.length < min) {
+      out.push({ path, message: `Expected at least ${min} characters` })
+    }
+    const max = count(own(node, 'maxLength'))
+    if (max !== undefined && value.length > max && codePoints(value) > max) {
+      out.push({ path, message: `Expected at most ${max} characters` })
+    }
+    const source = own(node, 'pattern')
+    if (typeof source === 'string') {
+      const regex = pattern(source)
+      if (regex && !regex.test(value)) out.push({ path, message: 'Does not match the pattern' })
+    }
+  }
+
+  const checkNumber = (node: Node, value: number, path: string, out: ResultIssue[]) => {
+    const minimum = own(node, 'minimum')
+    if (finite(minimum) && value < minimum) {
+      out.push({ path, message: `Expected a number of at least ${minimum}` })
+    }
+    const maximum = own(node, 'maximum')
+    if (finite(maximum) && value > maximum) {
+      out.push({ path, message: `Expected a number of at most ${maximum}` })
+    }
+    const exclusiveMinimum = own(node, 'exclusiveMinimum')
+    if (finite(exclusiveMinimum) && value <= exclusiveMinimum) {
+      out.push({ path, message: `Expected a number greater than ${exclusiveMinimum}` })
+    }
+    const exclusiveMaximum = own(node, 'exclusiveMaximum')
+    if (finite(exclusiveMaximum) && value >= exclusiveMaximum) {
+      out.push({ path, message: `Expected a number less than ${exclusiveMaximum}` })
+    }
+    const multipleOf = own(node, 'multipleOf')
+    if (finite(multipleOf) && multipleOf > 0 && !isMultiple(value, multipleOf)) {
+      out.push({ path, message: `Expected a multiple of ${multipleOf}` })
+    }
+  }
+
+  const checkArray = (
+    node: Node,
+    value: unknown[],
+    path: string,
+    depth: number,
+    recursion: number,
+    out: ResultIssue[],
+  ) => {
+    const min = count(own(node, 'minItems'))
+    if (min !== undefined && value.length < min) {
+      out.push({ path, message: `Expected at least ${min} items` })
+    }
+    const max = count(own(node, 'maxItems'))
+    if (max !== undefined && value.length > max) {
+      out.push({ path, message: `Expected at most ${max} items` })
+    }
+    const prefix = own(node, 'prefixItems')
+    const first = Array.isArray(prefix) ? prefix : []
+    const items = own(node, 'items')
+    if (value.length > 0 && (first.length > 0 || items !== undefined) && depth >= maxDepth) {
+      out.push({ path: joinPath(path, 0), message: 'Nested too deeply' })
+      return
+    }
+    for (let i = 0; i < value.length; i++) {
+      const itemSchema = i < first.length ? first[i] : items
+      if (itemSchema !== undefined) {
+        visit(itemSchema, value[i], joinPath(path, i), depth + 1, recursion, out)
+      }
+      if (out.length >= maxIssues) return
+    }
+    if (own(node, 'uniqueItems') === true && value.length > 1) {
+      if (value.length * value.length > maxSteps - steps)
+        throw new OutOfBounds('Too large to check')
+      steps += value.length * value.length
+      for (let i = 1; i < value.length; i++) {
+        for (let j = 0; j < i; j++) {
+          if (equal(value[i], value[j])) {
+            out.push({ path: joinPath(path, i), message: `Repeats item ${j}` })
+            return
+          }
+        }
+      }
+    }
+  }
+
+  const checkObject = (
+    node: Node,
+    value: Node,
+    path: string,
+    depth: number,
+    recursion: number,
+    out: ResultIssue[],
+  ) => {
+    // JSON semantics: a property holding `undefined` is absent.
+    const keys = Object.keys(value).filter((key) => value[key] !== undefined)
+    const required = own(node, 'required')
+    if (Array.isArray(required)) {
+      for (const key of required) {
+        if (typeof key === 'string' && (!hasOwn(value, key) || value[key] === undefined)) {
+          out.push({ path: joinPath(path, key), message: 'Required' })
+        }
+      }
+    }
+    const min = count(own(node, 'minProperties'))
+    if (min !== undefined && keys.length < min) {
+      out.push({ path, message: `Expected at least ${min} properties` })
+    }
+    const max = count(own(node, 'maxProperties'))
+    if (max !== undefined && keys.length > max) {
+      out.push({ path, message: `Expected at most ${max} properties` })
+    }
+    const properties = own(node, 'properties')
+    const declared = isObject(properties) ? properties : undefined
+    const patternProperties = own(node, 'patternProperties')
+    const patterned = isObject(patternProperties) ? Object.keys(patternProperties) : []
+    const additional = own(node, 'additionalProperties')
+    const names = own(node, 'propertyNames')
+    const needsChildren = declared !== undefined || patterned.length > 0 || additional !== undefined
+    if (keys.length > 0 && needsChildren && depth >= maxDepth) {
+      out.push({ path: joinPath(path, keys[0]), message: 'Nested too deeply' })
+      return
+    }
+    for (const key of keys) {
+      if (++steps > maxSteps) throw new OutOfBounds('Too large to check')
+      const at = joinPath(path, key)
+      if (names !== undefined) {
+        const inner: ResultIssue[] = []
+        visit(names, key, at, depth, recursion, inner)
+        if (inner.length > 0) out.push({ path: at, message: 'This property name is not allowed' })
+      }
+      let matched = false
+      if (declared && hasOwn(declared, key)) {
+        matched = true
+        visit(declared[key], value[key], at, depth + 1, recursion, out)
+      }
+      for (const source of patterned) {
+        const regex = pattern(source)
+        if (regex && regex.test(key)) {
+          matched = true
+          visit((patternProperties as Node)[source], value[key], at, depth + 1, recursion, out)
+        }
+      }
+      if (!matched && additional !== undefined) {
+        if (additional === false) out.push({ path: at, message: 'Unexpected property' })
+        else visit(additional, value[key], at, depth + 1, recursion, out)
+      }
+      if (out.length >= maxIssues) return
+    }
+  }
+
+  return (value) => {
+    steps = 0
+    const out: ResultIssue[] = []
+    try {
+      visit(schema, value, '', 0, 0, out)
+    } catch (error) {
+      // A bound was hit, or the value is not plain data (a throwing getter, a proxy).
+      const message = error instanceof OutOfBounds ? error.message : 'Could not be checked'
+      return [{ path: '', message }]
+    }
+    return dedupe(out).slice(0, maxIssues)
+  }
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  null: 'null',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  number: 'a number',
+  integer: 'an integer',
+  string: 'a string',
+}
+
+/** One issue per path and message (an `allOf` can report the same thing twice). */
+function dedupe(issues: ResultIssue[]): ResultIssue[] {
+  const seen = new Set<string>()
+  return issues.filter((issue) => {
+    const key = `${issue.path}\u0000${issue.message}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
