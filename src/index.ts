@@ -11,7 +11,10 @@ export type { UseConfirmationsOptions, UseConfirmationsResult } from './useConfi
 export { ConfirmDialog } from './confirm-dialog/ConfirmDialog'
 export type { ConfirmDialogActions, ConfirmDialogProps } from './confirm-dialog/ConfirmDialog'
 export { defaultConfirmDialogLabels } from './confirm-dialog/confirmDialogLabels'
-export type { ConfirmDialogLabels, ConfirmDialogLabelsInput } from './confirm-dialog/confirmDialogLabels'
+export type {
+  ConfirmDialogLabels,
+  ConfirmDialogLabelsInput,
+} from './confirm-dialog/confirmDialogLabels'
 export { useAgentActivity } from './useAgentActivity'
 export type { UseAgentActivityOptions } from './useAgentActivity'
 export type { AgentActivity } from '@toolmark/core/observers'

@@ -21,7 +21,9 @@ describe('the docs pages read TSDoc as Markdown', () => {
   })
 
   it('leaves no tag behind in the real TSDoc of a component', async () => {
-    const source = await import('../src/confirm-dialog/ConfirmDialog.tsx?raw').then((m) => m.default as string)
+    const source = await import('../src/confirm-dialog/ConfirmDialog.tsx?raw').then(
+      (m) => m.default as string,
+    )
     const comment = /\/\*\*\n([\s\S]*?)\*\/\nexport const ConfirmDialog/.exec(source)![1]
     const description = comment.replace(/^ \* ?/gm, '').trim()
     expect(description).toContain('@example')
