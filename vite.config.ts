@@ -5,7 +5,7 @@ import { aliases, entries } from './aliases.ts'
 
 const entry = Object.fromEntries(
   Object.entries(
-    entries('src', ['index', 'rhf', 'query', 'devtools', 'mcp', 'ai-sdk', 'assistant-ui']),
+    entries('src', ['index', 'rhf', 'query', 'devtools', 'mcp', 'ai-sdk', 'assistant-ui', 'ag-ui']),
   ).filter(([, file]) => existsSync(file)),
 )
 

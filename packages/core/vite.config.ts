@@ -13,6 +13,7 @@ const names = [
   'testing',
   'forms',
   'ai-sdk',
+  'ag-ui',
   'observers',
 ]
 const entry = Object.fromEntries(

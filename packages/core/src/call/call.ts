@@ -334,7 +334,7 @@ export class Call implements Abortable {
 /**
  * The calls not settled yet, oldest first, for Stop and withdrawal. The calls are linked through
  * themselves: adding and removing one allocates and hashes nothing, where a `Set` would give each
- * call an identity hash (see the README's Performance notes).
+ * call an identity hash (see docs/performance.md).
  */
 export class CallList {
   #head: Call | undefined
