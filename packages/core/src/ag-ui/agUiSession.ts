@@ -124,6 +124,8 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   let agentInterrupts: AgUiInterrupt[] = []
   let agentAnswers: AgUiResumeEntry[] = []
   let stopConfirmEvents: (() => void) | undefined
+  // The last run's answers, in call order, while some of them wait for a person.
+  let held: { toolCallId: string; content?: unknown; approval?: Approval }[] = []
 
   function set(next: Partial<AgUiSessionSnapshot>): void {
     const merged: AgUiSessionSnapshot = { ...snapshot, ...next }
@@ -157,6 +159,18 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
       for (const call of message.toolCalls ?? []) calls.set(call.id, call)
     }
     return calls
+  }
+
+  /** Adds the held answers of the last run as tool messages, in the order of its calls. */
+  function sendHeld(): void {
+    for (const item of held) {
+      const content =
+        item.approval === undefined
+          ? item.content
+          : chatToolResult(item.approval.result!, untrusted(item.approval.name))
+      addToolMessage(item.toolCallId, content)
+    }
+    held = []
   }
 
   function addToolMessage(toolCallId: string, content: unknown): void {
@@ -289,11 +303,16 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
       }
       if (pending.length === 0) return { type: 'success' }
       const results = await Promise.all(pending.map((call) => runToolCall(call, names, signal)))
-      // Answers go back in the order the model made the calls.
-      for (const [i, outcome] of results.entries()) {
-        if ('content' in outcome) addToolMessage(pending[i].id, outcome.content)
-        else approvals.set(outcome.approval.interrupt.id, outcome.approval)
-      }
+      // Answers go back in the order the model made the calls, so results that are ready wait
+      // with the approvals of the same run.
+      held = results.map((outcome, i) =>
+        'content' in outcome
+          ? { toolCallId: pending[i].id, content: outcome.content }
+          : { toolCallId: pending[i].id, approval: outcome.approval },
+      )
+      for (const item of held)
+        if (item.approval) approvals.set(item.approval.interrupt.id, item.approval)
+      if (approvals.size === 0) sendHeld()
       if (signal.aborted) return { type: 'cancelled' }
       if (approvals.size > 0) return { type: 'interrupt', interrupts: openInterrupts() }
     }
@@ -351,12 +370,7 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
     }
     stopConfirmEvents?.()
     stopConfirmEvents = undefined
-    for (const approval of approvals.values()) {
-      addToolMessage(
-        approval.toolCallId,
-        chatToolResult(approval.result!, untrusted(approval.name)),
-      )
-    }
+    sendHeld()
     approvals.clear()
     const resume = agentAnswers
     agentAnswers = []
