@@ -14,6 +14,8 @@ const names = [
   'forms',
   'ai-sdk',
   'observers',
+  'otel',
+  'lint',
 ]
 const entry = Object.fromEntries(
   names
