@@ -46,9 +46,6 @@ import type {
 } from '../types'
 import { createUndoJournal } from '../undo/undoJournal'
 
-export { DEFAULT_LIMITS } from './options'
-export { reportError } from '../events/reportError'
-
 declare const process: { env: Record<string, string | undefined> }
 
 /** Development unless `process.env.NODE_ENV` says production; where it cannot be read, too. */
