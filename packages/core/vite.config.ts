@@ -14,6 +14,7 @@ const names = [
   'forms',
   'ai-sdk',
   'observers',
+  'passkey',
 ]
 const entry = Object.fromEntries(
   names

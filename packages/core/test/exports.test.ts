@@ -1,5 +1,6 @@
 import * as core from '../src/index'
 import * as observers from '../src/observers'
+import * as passkey from '../src/passkey'
 import * as testing from '../src/testing'
 
 describe('public entry points', () => {
@@ -50,6 +51,16 @@ describe('public entry points', () => {
         'sensitiveKey',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/passkey', () => {
+    expect(Object.keys(passkey).sort()).toEqual([
+      'approvalChallenge',
+      'canonicalJson',
+      'checkAssertion',
+      'passkeyVerifier',
+      'registerPasskey',
+    ])
   })
 
   it('exports the five result helpers of the seed as functions', () => {

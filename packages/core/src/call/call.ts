@@ -2,7 +2,7 @@ import { Deadline, type Abortable } from './deadline'
 import { randomId, now } from '../base/ids'
 import type { QueueHolder } from './scopeQueue'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
-import type { Caller, CancelledBy, ToolResult } from '../types'
+import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
 import type { Checked } from './validateInput'
 
 /**
@@ -44,6 +44,8 @@ export class Call implements QueueHolder, Abortable {
   #onAbort: ((by: CancelledBy) => void) | undefined
   /** What validation gave, for the step after the hop. */
   checked: Checked | undefined = undefined
+  /** How a person approved the run (its confirmation's outcome), for `ctx.approval`. */
+  approval: Approval | undefined = undefined
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined
