@@ -48,6 +48,7 @@ export type {
   ToolmarkEvents,
   ToolmarkEventType,
   ToolmarkOptions,
+  FilesOptions,
   ToolResult,
   ToolStatus,
   UndoEvent,

@@ -189,12 +189,16 @@ export function createConfirmFlow(
           record.def.timeoutMs ?? limits.callTimeoutMs,
         ),
       )
-      const done = (checked: Checked) => {
+      call.wait(checking, 'check', (w) => {
         clearTimeout(timer)
-        resolve(frozen(checked))
-      }
-      void call.aborted.then((by) => done({ result: cancelled(by) }))
-      void checking.then(done)
+        resolve(
+          'stopped' in w
+            ? frozen({ result: cancelled(w.stopped) })
+            : 'error' in w
+              ? { result: deepFreeze(toolFailed()) }
+              : frozen(w.value),
+        )
+      })
     })
   }
 

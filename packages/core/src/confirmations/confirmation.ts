@@ -127,6 +127,8 @@ export class Confirmation {
   /** Aborted when the confirmation ends: a passkey prompt still open closes. */
   #stop: AbortController | undefined
   #opened = false
+  /** Ends the waiting call's wait on the person (inline and ask). */
+  #answered: (() => void) | undefined
 
   constructor(host: ConfirmationHost, parts: ConfirmationParts) {
     this.#host = host
@@ -142,13 +144,12 @@ export class Confirmation {
     const { call, kind } = this.#parts
     if (this.#opened || this.#status !== 'pending') return
     this.#opened = true
-    if (kind === 'inline') {
-      call.awaitPerson()
-      call.onAbort((by) => this.withdraw(by))
-    } else if (kind === 'ask') {
-      call.deadline.pause()
-      void call.aborted.then((by) => this.withdraw(by, 'cancelled'))
-    }
+    if (kind === 'deferred') return
+    const answered = new Promise<void>((resolve) => (this.#answered = resolve))
+    // An inline call gives its slot back and pauses its deadline; a run asking pauses its deadline.
+    call.wait(answered, kind === 'inline' ? 'confirmation' : 'ask', (waited) => {
+      if ('stopped' in waited) this.withdraw(waited.stopped, 'cancelled')
+    })
   }
 
   get id(): string {
@@ -294,12 +295,10 @@ export class Confirmation {
     this.#stop = undefined
     this.#host.remove(this)
     const { call, kind, run } = this.#parts
-    if (kind === 'inline') call.onAbort(undefined)
-    // Waiting on a person does not count toward the run's deadline.
-    if (kind === 'ask' && this.#opened) call.deadline.resume()
+    // The waiting call's deadline counts again.
+    this.#answered?.()
     let result: ToolResult
     if (status === 'approved') {
-      if (kind === 'inline') call.resumeAfterPerson()
       result = run ? await run(outcome, approval!) : OK_APPROVED
     } else {
       result = outcome as ToolResult
