@@ -6,6 +6,9 @@ export { toLlmName, isToolName } from './registry/names'
 export { REDACTED } from './redaction/redact'
 export { CALLERS } from './types'
 export type {
+  Approval,
+  ApprovedBy,
+  ApproveOptions,
   CallEvent,
   Caller,
   CallerPolicy,
@@ -51,4 +54,8 @@ export type {
   ToolResult,
   ToolStatus,
   UndoEvent,
+  Verification,
+  VerificationRequest,
+  Verifier,
+  VerifyOptions,
 } from './types'

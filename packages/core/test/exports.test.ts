@@ -2,6 +2,7 @@ import * as core from '../src/index'
 import * as agUi from '../src/ag-ui'
 import * as observers from '../src/observers'
 import * as otel from '../src/otel'
+import * as passkey from '../src/passkey'
 import * as testing from '../src/testing'
 
 describe('public entry points', () => {
@@ -62,6 +63,16 @@ describe('public entry points', () => {
         'sensitiveKey',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/passkey', () => {
+    expect(Object.keys(passkey).sort()).toEqual([
+      'approvalChallenge',
+      'canonicalJson',
+      'checkAssertion',
+      'passkeyVerifier',
+      'registerPasskey',
+    ])
   })
 
   it('exports exactly these runtime values from @toolmark/core/otel', () => {

@@ -3,7 +3,7 @@ import { unref } from '../base/guards'
 import { randomId, now } from '../base/ids'
 import { deepFreeze } from './results'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
-import type { Caller, CancelledBy, ToolResult } from '../types'
+import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
 
 /**
  * Where a call is. `checking`: its input is being validated; `queued`: it waits for its scope's
@@ -94,6 +94,8 @@ export class Call implements Abortable {
   #signal: AbortSignal | undefined
   /** The waits an abort ends now (see `wait`). */
   #waits: ((by: CancelledBy) => void)[] | undefined
+  /** How a person approved the run (its confirmation's outcome), for `ctx.approval`. */
+  approval: Approval | undefined = undefined
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined

@@ -9,6 +9,7 @@ import {
   compilePolicy,
   createRateLimiter,
   needsConfirmation,
+  needsVerification,
   toolClass,
   type CompiledCallerPolicy,
 } from './policy'
@@ -134,6 +135,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const confirmations = createConfirmationStore({
     max: () => limits.pendingConfirmations,
     onPresenterChange: changed,
+    events,
     report: errorEvent,
   })
 
@@ -231,6 +233,8 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   function accessNow(record: ToolRecord, caller: Caller): Access {
     if (record.disposed || !visible(record.scope)) return 'hidden'
     if (!policy[caller].allows(record.name, record.cls)) return 'denied'
+    // An approval that needs the person's passkey, and nothing to ask it with: fail closed.
+    if (!read.verification.verifier && verifies(record, caller)) return 'no_verifier'
     if (
       needsConfirmation(record.cls, caller) &&
       confirmModes[caller] === 'inline' &&
@@ -240,6 +244,9 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     }
     return 'ok'
   }
+
+  const verifies = (record: ToolRecord, caller: Caller) =>
+    needsVerification(record.cls, record.def.verify, caller, policy[caller])
 
   // --- the parts -----------------------------------------------------------------------------
 
@@ -266,13 +273,14 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     dev,
     limits,
     events,
-    confirmations,
     tools,
     rev: () => rev,
     access,
     policyOf: (caller) => policy[caller],
     rateLimiter: createRateLimiter(),
     confirmMode: (caller) => confirmModes[caller],
+    verification: read.verification,
+    verifies,
     misconfigured,
     errorEvent,
     toolError,
@@ -280,7 +288,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   }
   const manifests = createManifests(internals, converter)
   const journal = createUndoJournal(internals)
-  const pipeline = createCallPipeline(internals, journal)
+  const pipeline = createCallPipeline(internals, journal, confirmations)
 
   // --- registration --------------------------------------------------------------------------
 
