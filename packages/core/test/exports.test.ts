@@ -1,5 +1,7 @@
 import * as core from '../src/index'
+import * as agUi from '../src/ag-ui'
 import * as observers from '../src/observers'
+import * as otel from '../src/otel'
 import * as testing from '../src/testing'
 
 describe('public entry points', () => {
@@ -21,6 +23,16 @@ describe('public entry points', () => {
         'toLlmName',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/ag-ui', () => {
+    expect(Object.keys(agUi).sort()).toEqual([
+      'AG_UI_APPROVAL_REASON',
+      'AG_UI_APPROVAL_SCHEMA',
+      'AG_UI_METADATA_KEY',
+      'agUiTools',
+      'createAgUiSession',
+    ])
   })
 
   it('exports exactly these runtime values from @toolmark/core/testing', () => {
@@ -50,6 +62,10 @@ describe('public entry points', () => {
         'sensitiveKey',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/otel', () => {
+    expect(Object.keys(otel).sort()).toEqual(['otel'])
   })
 
   it('exports the five result helpers of the seed as functions', () => {
