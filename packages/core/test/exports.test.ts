@@ -1,5 +1,6 @@
 import * as core from '../src/index'
 import * as observers from '../src/observers'
+import * as lint from '../src/lint'
 import * as otel from '../src/otel'
 import * as testing from '../src/testing'
 
@@ -26,9 +27,13 @@ describe('public entry points', () => {
 
   it('exports exactly these runtime values from @toolmark/core/testing', () => {
     expect(Object.keys(testing).sort()).toEqual([
+      'RECORDING_VERSION',
+      'ReplayError',
       'createRecordingModelContext',
       'createScriptedAgent',
       'createTestToolmark',
+      'recordSession',
+      'replaySession',
     ])
   })
 
@@ -51,6 +56,16 @@ describe('public entry points', () => {
         'sensitiveKey',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/lint', () => {
+    expect(Object.keys(lint).sort()).toEqual([
+      'LINT_RULES',
+      'LINT_RULE_IDS',
+      'LintInputError',
+      'lintManifest',
+      'lintManifestOf',
+    ])
   })
 
   it('exports exactly these runtime values from @toolmark/core/otel', () => {
