@@ -45,6 +45,7 @@ export type {
   ToolmarkEvents,
   ToolmarkEventType,
   ToolmarkOptions,
+  FilesOptions,
   ToolResult,
   ToolStatus,
   UndoEvent,

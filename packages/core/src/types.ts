@@ -303,6 +303,32 @@ export interface ToolmarkOptions {
   limits?: Partial<Limits>
   /** Converts a schema without Standard JSON Schema into JSON Schema. */
   jsonSchema?: (schema: StandardSchemaV1) => JsonSchema | undefined
+  /** How form fills get files; without it, file fields cannot be filled. */
+  files?: FilesOptions
+}
+
+/**
+ * How form fills get files (DESIGN §4): `{ ref }` values are resolved by the app, `{ url }`
+ * values are fetched only from `allowOrigins`. Every file is checked against its field's rules.
+ */
+export interface FilesOptions {
+  /**
+   * Turns a `{ ref }` (a file the person gave the chat, an upload id) into a `Blob` or `File`;
+   * `undefined`, `null` or a throw rejects it. Without it, fills take no `{ ref }`.
+   */
+  resolve?(
+    ref: string,
+    options: { signal: AbortSignal },
+  ): Blob | null | undefined | Promise<Blob | null | undefined>
+  /**
+   * Exact origins (`https://files.example.com`) a `{ url }` may be fetched from: `https:`, or
+   * `http:` on a loopback host. Default none: fills take no `{ url }`.
+   */
+  allowOrigins?: readonly string[]
+  /** Largest file in bytes, whatever a field allows (default 10 MiB). */
+  maxBytes?: number
+  /** Deadline of resolving or fetching one fill's files, in ms (default 30 000). */
+  timeoutMs?: number
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -457,6 +483,8 @@ export interface Toolmark {
   readonly clientId: string
   readonly dev: boolean
   readonly limits: Readonly<Limits>
+  /** How form fills get files (`createToolmark({ files })`); undefined when not configured. */
+  readonly files?: Readonly<FilesOptions>
   /** The current manifest revision. */
   readonly rev: number
   /**

@@ -1,4 +1,5 @@
 import * as core from '../src/index'
+import * as agUi from '../src/ag-ui'
 import * as observers from '../src/observers'
 import * as lint from '../src/lint'
 import * as otel from '../src/otel'
@@ -23,6 +24,16 @@ describe('public entry points', () => {
         'toLlmName',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/ag-ui', () => {
+    expect(Object.keys(agUi).sort()).toEqual([
+      'AG_UI_APPROVAL_REASON',
+      'AG_UI_APPROVAL_SCHEMA',
+      'AG_UI_METADATA_KEY',
+      'agUiTools',
+      'createAgUiSession',
+    ])
   })
 
   it('exports exactly these runtime values from @toolmark/core/testing', () => {

@@ -1,4 +1,4 @@
-import { Call, CallList } from './call'
+import { Call, CallList, type Waited } from './call'
 import { createConfirmFlow, type Prepared } from '../confirmations/confirmFlow'
 import { isAbortSignal, isCaller, isObject, isThenable } from '../base/guards'
 import { now, randomId } from '../base/ids'
@@ -127,13 +127,13 @@ export function createCallPipeline(
   /** 8–9. The run, in the slot, and its one result (a promise of it never rejects). */
   function runStep(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
     const out = steps.run(call, value)
-    // A run's synchronous result is normalized already (a later one may be the pipeline's own).
+    // A run's result is normalized already, so settling it only sees that it is frozen.
     return isThenable(out)
       ? out.then(
           (r) => call.settle(r),
           (cause: unknown) => failed(call, cause),
         )
-      : call.end(out)
+      : call.settle(out)
   }
 
   /**
@@ -200,7 +200,7 @@ export function createCallPipeline(
 
   // --- steps 1–4 -----------------------------------------------------------------------------
 
-  /** A call refused before it had a tool and a known caller: it never gets a `Call`. */
+  /** A call refused before it had a tool and a known caller: it never gets a `Call` object. */
   function refusedEarly(
     result: ToolResult,
     callId: string | undefined,
@@ -208,18 +208,7 @@ export function createCallPipeline(
     caller: Caller,
     started: number | undefined,
   ): Promise<ToolResult> {
-    // Built here, fresh and plain: freezing is enough.
-    const final = deepFreeze(result)
-    if (events.has('result')) {
-      events.emit('result', {
-        callId: callId ?? randomId('call_'),
-        tool,
-        caller,
-        result: final,
-        durationMs: started === undefined ? 0 : now() - started,
-      })
-    }
-    return Promise.resolve(final)
+    return Promise.resolve(Call.refuseEarly(internals, result, callId, tool, caller, started))
   }
 
   /**
@@ -310,31 +299,22 @@ export function createCallPipeline(
     }
   }
 
-  /**
-   * The rest of the call, one hop after `tm.call`. The call itself travels through the promise,
-   * carrying what validation gave, so the hop needs no closure (the call has no `then`).
-   */
+  /** The rest of the call, one hop after `tm.call`. */
   function hop(call: Call, checked: Checked): Promise<ToolResult> {
-    call.checked = checked
-    return Promise.resolve(call).then(afterHop)
-  }
-
-  function afterHop(call: Call): ToolResult | Promise<ToolResult> {
-    const checked = call.checked!
-    call.checked = undefined
-    return proceed(call, checked)
+    return Promise.resolve(checked).then((c) => proceed(call, c))
   }
 
   /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */
   function validating(call: Call, checking: Promise<Checked>): Promise<ToolResult> {
-    call.deadline.start()
-    return new Promise<Checked>((resolve) => {
-      call.onAbort((by) => resolve({ result: cancelled(by) }))
-      void checking.then((checked) => {
-        call.onAbort(undefined)
-        resolve(checked)
-      })
-    }).then((checked) => proceed(call, checked))
+    return new Promise<Waited<Checked>>((resolve) =>
+      call.wait(checking, 'validation', resolve),
+    ).then((w) =>
+      'stopped' in w
+        ? proceed(call, { result: cancelled(w.stopped) })
+        : 'error' in w
+          ? failed(call, w.error)
+          : proceed(call, w.value),
+    )
   }
 
   /** Step 3 for a visible tool: policy and the rate limit. */

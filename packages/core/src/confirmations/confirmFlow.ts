@@ -1,4 +1,4 @@
-import type { Call } from '../call/call'
+import type { Call, Waited } from '../call/call'
 import type { ConfirmationHandler } from './confirmationStore'
 import { isObject, isThenable, unref } from '../base/guards'
 import { randomId } from '../base/ids'
@@ -177,12 +177,16 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
           record.def.timeoutMs ?? limits.callTimeoutMs,
         ),
       )
-      const done = (checked: Checked) => {
+      call.wait(checking, 'check', (w) => {
         clearTimeout(timer)
-        resolve(frozen(checked))
-      }
-      void call.aborted.then((by) => done({ result: cancelled(by) }))
-      void checking.then(done)
+        resolve(
+          'stopped' in w
+            ? frozen({ result: cancelled(w.stopped) })
+            : 'error' in w
+              ? { result: deepFreeze(toolFailed()) }
+              : frozen(w.value),
+        )
+      })
     })
   }
 
@@ -242,7 +246,16 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
         resolve(ended(entry, type, result))
         return result
       }
-      call.awaitPerson()
+      let answered!: () => void
+      const answer = new Promise<void>((r) => (answered = r))
+      // The call waits for the person: its slot free, its deadline paused.
+      call.wait(answer, 'confirmation', (w) => {
+        // Stopped while the person decides (signal, Stop, withdrawal): the entry goes away
+        // unanswered. An entry already answered is the answer's to end.
+        if ('stopped' in w && confirmations.remove(entry.id)) {
+          end('rejected', call.settle(cancelled(w.stopped)))
+        }
+      })
       file(
         call,
         entry,
@@ -251,28 +264,22 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
           check: (edited) => checkEdited(call.record, edited, call),
           approve(checked) {
             pending.delete(entry.id)
-            call.onAbort(undefined)
-            call.resumeAfterPerson()
+            answered()
             return onApproved(checked ? checked.value : value).then((result) =>
               end('approved', result),
             )
           },
           async reject() {
-            call.onAbort(undefined)
+            answered()
             return end('rejected', call.settle(REJECTED))
           },
           expire() {
-            call.onAbort(undefined)
+            answered()
             end('expired', call.settle(EXPIRED))
           },
         },
         () => call.abort('policy'),
       )
-      // Stopped while the person decides (signal, Stop, withdrawal): the entry goes away unanswered.
-      call.onAbort((by) => {
-        confirmations.remove(entry.id)
-        end('rejected', call.settle(cancelled(by)))
-      })
     })
   }
 
@@ -311,17 +318,18 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
         end('rejected', { approved: false, reason: 'withdrawn' }, WITHDRAWN),
     )
     // Waiting on a person does not count toward the run's deadline.
-    call.deadline.pause()
-    try {
-      const answer = await Promise.race([decision, call.aborted])
-      if (typeof answer !== 'string') return answer
-      if (confirmations.remove(entry.id)) {
-        end('rejected', { approved: false, reason: 'cancelled' }, deepFreeze(cancelled(answer)))
-      }
-      return { approved: false, reason: 'cancelled' }
-    } finally {
-      call.deadline.resume()
+    const waited = await new Promise<Waited<ConfirmAnswer>>((resolve) =>
+      call.wait(decision, 'ask', resolve),
+    )
+    if ('value' in waited) return waited.value
+    if ('stopped' in waited && confirmations.remove(entry.id)) {
+      end(
+        'rejected',
+        { approved: false, reason: 'cancelled' },
+        deepFreeze(cancelled(waited.stopped)),
+      )
     }
+    return { approved: false, reason: 'cancelled' }
   }
 
   return {

@@ -2,6 +2,7 @@ export { createFormTools, createFormMemory } from './createFormTools'
 export { createWizardTools } from './createWizardTools'
 export { isSensitiveElement } from './sensitiveFields'
 export type { FillInput } from './fillInput'
+export type { FileDescription, FileFieldRules } from './fileValues'
 export type {
   FillResult,
   FormAdapter,

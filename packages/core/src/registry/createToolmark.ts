@@ -387,6 +387,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     clientId: randomId('page_'),
     dev,
     limits,
+    ...(read.files ? { files: read.files } : {}),
     get rev() {
       return rev
     },

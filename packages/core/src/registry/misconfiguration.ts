@@ -35,6 +35,14 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
   'unknown limit': (key) =>
     `limits.${key} is not a limit: use ${Object.keys(DEFAULT_LIMITS).join(', ')}`,
   limit: (key) => `limits.${key} must be a positive number`,
+  files: () => 'createToolmark({ files }) takes { resolve?, allowOrigins?, maxBytes?, timeoutMs? }',
+  'files key': (key) =>
+    `files has an unknown key "${key}": use resolve, allowOrigins, maxBytes or timeoutMs`,
+  'files resolve': () => 'files.resolve must be a function (ref, { signal }) => Blob | File',
+  'files origins': () => 'files.allowOrigins must be a list of origins',
+  'files origin': (origin) =>
+    `files.allowOrigins: ${json(origin)} is not an exact origin: write "https://host[:port]" (http only for localhost, 127.0.0.1 or [::1]), without a path`,
+  'files number': (key) => `files.${key} must be a positive number`,
   // policy
   policy: () => 'policy must be an object keyed by caller',
   'unknown caller': (caller) =>
