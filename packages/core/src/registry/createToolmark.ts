@@ -20,6 +20,7 @@ import { readOptions } from './options'
 import { compileSensitive } from '../redaction/redact'
 import { normalizeResult, type ResultProblem } from '../call/results'
 import { attachReporter } from '../events/reportError'
+import { attachDefinitions } from './definitions'
 import { createScopeQueue } from '../call/scopeQueue'
 import { createSubscribable } from '../events/subscribable'
 import { definitionProblem, hintsOf } from './toolDefinition'
@@ -455,5 +456,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     },
   }
   attachReporter(tm, errorEvent)
+  attachDefinitions(tm, tools)
   return tm
 }
