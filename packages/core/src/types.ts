@@ -621,6 +621,12 @@ export interface Toolmark {
   undo(callId: string): Promise<ToolResult>
   /** Whether `tm.undo(callId)` would run something. */
   canUndo(callId: string): boolean
+  /**
+   * Whether approving this tool's calls from `caller` (default `inapp`) asks for the person's
+   * verification (a passkey): its `verify`, or `policy[caller].verify`. False for unknown tools
+   * and for calls that need no confirmation.
+   */
+  verifies(name: string, options?: { caller?: Caller }): boolean
   /** Stop: cancels every in-flight agent call (`cancelled operator` by default). */
   cancelAll(options?: { by?: CancelledBy }): void
   /** Replaces the policy; bumps `rev`. */
