@@ -23,12 +23,12 @@ export async function servePage(
   const channel = createInPageChannel()
   const detach = tm.use(bridge({ transport: channel.page, caller: 'mcp' }))
   let closed = false
-  channel.agent.onClose(() => (closed = true))
+  channel.agent.onClose!(() => (closed = true))
   const paired: PairedPage = {
     origin: 'http://localhost:5173',
     send: (text) => channel.agent.send(text),
     onMessage: (listener) => channel.agent.onMessage((message) => listener(String(message))),
-    onClose: (listener) => channel.agent.onClose(listener),
+    onClose: (listener) => channel.agent.onClose!(listener),
     close: () => channel.close(),
     get closed() {
       return closed
