@@ -13,6 +13,7 @@ describe('@toolmark/react', () => {
       'defaultConfirmDialogLabels',
       'useAgentActivity',
       'useConfirmations',
+      'useDomFormTool',
       'useTool',
       'useToolmark',
       'useWebMCP',
