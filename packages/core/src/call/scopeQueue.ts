@@ -1,10 +1,10 @@
 import type { CancelledBy } from '../types'
 
-/** Who asks for a scope's slot: a call, which can say why it was aborted while it waited. */
-export interface QueueHolder {
-  /** Resolves with the reason once the call is aborted; read only if the call has to wait. */
-  readonly aborted: Promise<CancelledBy>
-}
+/** Who asks for a scope's slot (a call): only its identity matters to the queue. */
+export type QueueHolder = object
+
+/** Resolves with the reason once the holder is aborted; asked only if it has to wait. */
+export type WhenAborted = () => PromiseLike<CancelledBy>
 
 /**
  * One scope's queue: a single slot and two lines of calls waiting for it. Calls of one scope take
@@ -18,12 +18,13 @@ export interface ScopeQueue {
   /**
    * Asks for the slot: `true` at once when it is free; `'busy'` when `limit` calls already wait in
    * the ordinary line (never for `approved`); else a promise of the slot (`true`), or of the reason
-   * `holder.aborted` gave while waiting.
+   * `whenAborted` gave while waiting (a holder that cannot be aborted passes none).
    */
   enter(
     holder: QueueHolder,
     limit: number,
     approved?: boolean,
+    whenAborted?: WhenAborted,
   ): true | 'busy' | Promise<true | CancelledBy>
   /** Gives the slot back; does nothing unless `holder` holds it, so it is idempotent. */
   release(holder: QueueHolder): void
@@ -49,6 +50,7 @@ class Queue implements ScopeQueue {
     next: QueueHolder,
     limit: number,
     approved = false,
+    whenAborted?: WhenAborted,
   ): true | 'busy' | Promise<true | CancelledBy> {
     // The holder itself, not a closure per call, is the ticket: entering and leaving a free
     // scope allocates nothing.
@@ -66,7 +68,7 @@ class Queue implements ScopeQueue {
         resolve(true)
       }
       own.push(wake)
-      void next.aborted.then((by) => {
+      void whenAborted?.().then((by) => {
         if (settled) return
         settled = true
         const at = own.indexOf(wake)
