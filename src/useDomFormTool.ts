@@ -4,7 +4,7 @@ import type { ToolHints, Toolmark } from '@toolmark/core'
 import { createDomFormTools, createFormMemory } from '@toolmark/core/forms'
 import type { FileFieldRules, FormToolNames } from '@toolmark/core/forms'
 import { useResolvedToolmark } from './ToolmarkContext'
-import { ScopeContext, joinPath } from './ScopeContext'
+import { ScopeContext, joinScopePath } from './ScopeContext'
 import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
 
 /** Options of {@link useDomFormTool}. */
@@ -116,7 +116,7 @@ export function useDomFormTool(
     return () => tools.dispose()
   }, [toolmark, scope, key, formRef, memory])
 
-  const base = joinPath(scope?.path ?? '', options.name)
+  const base = joinScopePath(scope?.path ?? '', options.name)
   return useMemo(
     () => ({ fill: `${base}.fill`, submit: `${base}.submit`, state: `${base}.state` }),
     [base],
