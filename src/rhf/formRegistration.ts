@@ -56,6 +56,7 @@ function formToolsChanged(registered: FormDeclaration, next: FormDeclaration): b
     optionFields(a.options).join('\n') !== optionFields(b.options).join('\n') ||
     comparableHints(a.hints) !== comparableHints(b.hints) ||
     stepsOf(a) !== stepsOf(b) ||
+    JSON.stringify(a.files ?? {}) !== JSON.stringify(b.files ?? {}) ||
     (typeof a.submitSummary === 'function') !== (typeof b.submitSummary === 'function')
   )
 }
@@ -90,6 +91,7 @@ function registerRhfFormTools(
     title: options.title,
     schema: latestSchema(options.schema, () => latest().options.schema),
     sensitive: options.sensitive ? [...options.sensitive] : [],
+    ...(options.files ? { files: JSON.parse(JSON.stringify(options.files)) } : {}),
     options: lookups,
     submitSummary:
       typeof options.submitSummary === 'function'

@@ -1,6 +1,11 @@
 import type { FieldValues } from 'react-hook-form'
 import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
-import type { FormOptionsLookup, FormStep, FormToolNames } from '@toolmark/core/forms'
+import type {
+  FileFieldRules,
+  FormOptionsLookup,
+  FormStep,
+  FormToolNames,
+} from '@toolmark/core/forms'
 
 /** Options of `useFormTool`. */
 export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransformedValues> {
@@ -21,6 +26,12 @@ export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransform
   sensitive?: readonly string[]
   /** Fields whose allowed values agents can look up with `<name>.options`. */
   options?: Readonly<Record<string, FormOptionsLookup>>
+  /**
+   * File fields, by path, with their rules (`{ attachment: { accept: 'image/*', maxBytes: 5e6 } }`):
+   * fills take `{ ref }` or `{ url }` for them, as `createToolmark({ files })` allows. A
+   * registered `<input type="file">` gets a `FileList`, a `Controller` field a `File` (or a list).
+   */
+  files?: Readonly<Record<string, FileFieldRules>>
   /** The confirmation's one-liner for a submit. Default `Submit <title or name>`. */
   submitSummary?: (values: TFieldValues) => string
   /** Hints of `<name>.submit`. Default `{ consequential: true }`: a person confirms. */

@@ -1,6 +1,7 @@
 import { reportError } from '../events/reportError'
 import { errorResult, refuse } from '../call/results'
 import type { Consumer, JsonSchema, ManifestEntry, Toolmark, ToolHints, ToolResult } from '../types'
+import { hasDeclarativeTwin } from './declarativeForms'
 import {
   findModelContext,
   type WebMCPHost,
@@ -216,6 +217,8 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
   const filterFailures = new Set<string>()
 
   const visible = (entry: ManifestEntry): boolean => {
+    // A form the browser registers from its `toolname` is not registered a second time.
+    if (hasDeclarativeTwin(tm, entry.name)) return false
     if (!filter) return true
     try {
       return filter(entry) === true
