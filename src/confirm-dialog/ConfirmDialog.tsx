@@ -189,6 +189,7 @@ export const ConfirmDialog = forwardRef<HTMLDialogElement, ConfirmDialogProps>(
             <p id={descriptionId} data-part="summary">
               <AgentText text={entry.summary} />
             </p>
+            {entry.verify ? <p data-part="verify">{labels.verify}</p> : null}
             <ConfirmDialogDetails entry={entry} labels={labels} renderChanges={renderChanges} />
             {outcomes.length > 0 ? (
               <div data-part="outcome" role="alert">

@@ -48,6 +48,14 @@ export function ConfirmDialogOutcome({
       </>
     )
   }
+  if (result.status === 'refused' && result.code === 'verification_failed') {
+    return (
+      <p data-part="outcome-title">
+        {prefix}
+        {labels.notVerified}
+      </p>
+    )
+  }
   const message = result.status === 'error' || result.status === 'refused' ? result.message : ''
   return (
     <>

@@ -39,6 +39,15 @@ function asJson(result: ToolResult): ToolResult {
 }
 
 /**
+ * A result as a chat model receives it: with JSON semantics (what JSON cannot carry makes an
+ * error), deep-frozen, and marked when the tool's results carry page or user content.
+ */
+export function chatToolResult(result: ToolResult, untrusted: boolean): ChatToolResult {
+  const json = asJson(result)
+  return deepFreeze((untrusted ? markUntrusted(json) : json) as ChatToolResult)
+}
+
+/**
  * Runs a chat model's tool call through `tm.call` as caller `inapp` and resolves with its final
  * result, so one model step sees the outcome. When the registry defers `inapp` confirmations
  * (its default), the call waits here for the person's answer in `<ConfirmDialog>`: the tool's
@@ -62,8 +71,7 @@ export async function callForChat(
     const after = tm.describe(name, { caller: 'inapp' })
     // Untrusted when the page said so before or after the call.
     const mark = before?.hints.untrustedContent === true || after?.hints.untrustedContent === true
-    const json = asJson(result)
-    return deepFreeze((mark ? markUntrusted(json) : json) as ChatToolResult)
+    return chatToolResult(result, mark)
   }
 
   if (before && needsPerson(before.hints) && !tm.confirmations.hasPresenter()) {
