@@ -181,6 +181,117 @@ describe('useFormTool', () => {
     expect(tm.confirmations.list()[0].labels).toEqual({ priority: 'Priority', title: 'Title' })
   })
 
+  it("names each field by its label's own words, never by the controls or options inside it", async () => {
+    const shapes = z.object({
+      priority: z.enum(['low', 'normal', 'high']),
+      notes: z.string(),
+      estimate: z.number(),
+      team: z.string(),
+      owner: z.string(),
+      tags: z.string(),
+      summary: z.string(),
+    })
+    type Shapes = z.input<typeof shapes>
+    function ShapesForm() {
+      const form = useForm<Shapes>({
+        defaultValues: {
+          priority: 'normal',
+          notes: '',
+          estimate: 0,
+          team: '',
+          owner: '',
+          tags: '',
+          summary: '',
+        },
+      })
+      useFormTool(form, {
+        name: 'shapes',
+        description: 'Every way a field gets its label.',
+        schema: shapes,
+        onSubmit: () => null,
+      })
+      return (
+        <form>
+          <label>
+            Priority
+            <select {...form.register('priority')}>
+              <optgroup label="Usual">
+                <option value="low">Low</option>
+                <option value="normal">Normal</option>
+              </optgroup>
+              <option value="high">High</option>
+            </select>
+          </label>
+          <label>
+            Notes <textarea {...form.register('notes')} defaultValue="Typed text" />
+          </label>
+          <label>
+            Estimate <input type="number" {...form.register('estimate', { valueAsNumber: true })} />{' '}
+            <button type="button">Clear</button> hours
+          </label>
+          <label htmlFor="shapes-team">
+            Team<span aria-hidden="true"> *</span>
+          </label>
+          <select id="shapes-team" {...form.register('team')}>
+            <option value="">None</option>
+            <option value="ops">Operations</option>
+          </select>
+          <h3 id="shapes-owner-a">Owner</h3>
+          <span id="shapes-owner-b">
+            (email <input aria-label="unrelated" readOnly value="x" />)
+          </span>
+          <label>
+            Ignored wrapping words
+            <input aria-labelledby="shapes-owner-a shapes-owner-b" {...form.register('owner')} />
+          </label>
+          <input aria-label="Tags" {...form.register('tags')} />
+          <label>
+            Summary
+            <span>
+              <input {...form.register('summary')} />
+              <select aria-label="Summary style">
+                <option>Short</option>
+                <option>Long</option>
+              </select>
+            </span>
+          </label>
+        </form>
+      )
+    }
+    const tm = createToolmark()
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ShapesForm />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+    await call(tm, 'shapes.fill', {
+      values: {
+        priority: 'high',
+        notes: 'Call back',
+        estimate: 3,
+        team: 'ops',
+        owner: 'ana@example.com',
+        tags: 'printer',
+        summary: 'Jam',
+      },
+    })
+
+    await call(tm, 'shapes.submit', {})
+
+    expect(tm.confirmations.list()[0].labels).toEqual({
+      priority: 'Priority',
+      notes: 'Notes',
+      estimate: 'Estimate hours',
+      team: 'Team',
+      owner: 'Owner (email )',
+      tags: 'Tags',
+      summary: 'Summary',
+    })
+  })
+
   it('registers fill, submit and state while mounted and removes them on unmount', async () => {
     const { tm, unmount } = renderForm()
     await flush()

@@ -70,15 +70,15 @@ ${root} h4 { font-size: 0.8125rem; }
 ${root} p { margin: 0; }
 ${root} code, ${root} pre, ${root} textarea { font-family: var(--_mono); font-size: 0.8125rem; }
 ${root} [role='tablist'] {
-  display: flex; gap: 0.25rem; padding-inline: 0.5rem;
-  border-block-end: 1px solid var(--_border); overflow-x: auto;
+  display: flex; flex-wrap: wrap; gap: 0 0.25rem; padding-inline: 0.5rem;
+  border-block-end: 1px solid var(--_border);
 }
 ${root} [role='tab'] {
   border: 0; border-block-end: 2px solid transparent; border-radius: 0;
   background: none; min-block-size: 2.25rem; padding-inline: 0.75rem;
 }
 ${root} [role='tab'][aria-selected='true'] { border-block-end-color: var(--_accent); font-weight: 600; }
-${root} [role='tabpanel'] { flex: 1; overflow: auto; padding: 0.875rem; }
+${root} [role='tabpanel'] { flex: 1; min-inline-size: 0; overflow: auto; padding: 0.875rem; }
 ${root} [role='tabpanel']:focus-visible { outline: 2px solid var(--_focus); outline-offset: -2px; }
 ${root} [role='tabpanel'] > * + * { margin-block-start: 0.75rem; }
 ${root} button, ${root} select, ${root} textarea {
@@ -88,7 +88,8 @@ ${root} button, ${root} select, ${root} textarea {
 ${root} button {
   font-weight: 500; min-block-size: 2rem; padding-block: 0.25rem; padding-inline: 0.75rem; cursor: pointer;
 }
-${root} select { min-block-size: 2rem; padding-inline: 0.5rem; }
+${root} select { min-block-size: 2rem; min-inline-size: 0; max-inline-size: 100%; padding-inline: 0.5rem; }
+${root} [data-part='fields'] > label, ${root} [data-part='toolbar'] > label { max-inline-size: 100%; }
 ${root} textarea { inline-size: 100%; min-block-size: 9rem; padding: 0.5rem; resize: vertical; }
 ${root} textarea[aria-invalid='true'] { border-color: var(--_danger); }
 ${root} button[data-variant='primary'] {
@@ -109,7 +110,7 @@ ${root} [data-part='count'] {
   padding-inline: 0.4rem; border-radius: 999px; background: var(--_danger); color: var(--_bg);
   font-size: 0.75rem; font-weight: 600;
 }
-${root} form { display: grid; gap: 0.625rem; }
+${root} form { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.625rem; }
 ${root} [data-part='toolbar'], ${root} [data-part='fields'], ${root} [data-part='actions'] {
   display: flex; flex-wrap: wrap; align-items: center; justify-content: flex-start; gap: 0.5rem 0.75rem;
 }
@@ -118,10 +119,18 @@ ${root} label[data-block] { display: flex; flex-direction: column; align-items: 
 ${root} [data-part='muted'] { color: var(--_muted); }
 ${root} ul[data-part='list'], ${root} ol[data-part='list'] {
   list-style: none; margin: 0; padding: 0; display: grid; gap: 0.5rem;
+  grid-template-columns: minmax(0, 1fr);
 }
+/* Grid and flex items may shrink below their longest word, and long names and one-line
+   signatures break anywhere: the panel never scrolls sideways and every action stays in view. */
 ${root} [data-part='item'] {
   display: grid; gap: 0.375rem; padding: 0.625rem 0.75rem;
+  grid-template-columns: minmax(0, 1fr); min-inline-size: 0;
   border: 1px solid var(--_border); border-radius: 8px;
+}
+${root} [role='tabpanel'] code, ${root} [role='tabpanel'] p, ${root} [data-part='item'] h3,
+${root} [data-part='result'] > *, ${root} [data-part='toolbar'] > * {
+  min-inline-size: 0; overflow-wrap: anywhere;
 }
 ${root} [data-part='item-head'] { display: flex; flex-wrap: wrap; align-items: center; gap: 0.375rem 0.5rem; }
 ${root} [data-part='item-head'] [data-part='actions'] { margin-inline-start: auto; }
@@ -137,7 +146,7 @@ ${root} pre[data-part='json'] {
   border-radius: 6px; background: var(--_surface); white-space: pre-wrap; overflow-wrap: anywhere;
 }
 ${root} [data-part='result'] {
-  display: grid; gap: 0.5rem; padding: 0.625rem 0.75rem;
+  display: grid; grid-template-columns: minmax(0, 1fr); gap: 0.5rem; padding: 0.625rem 0.75rem;
   border: 1px solid var(--_border); border-inline-start: 3px solid var(--_accent); border-radius: 8px;
 }
 ${root} [data-part='result'][data-tone='danger'] { border-inline-start-color: var(--_danger); }

@@ -1,6 +1,7 @@
 import type { FieldValues, UseFormReturn } from 'react-hook-form'
 import type { ResultIssue } from '@toolmark/core'
 import type { FormAdapter, FormField, FormSubmitOutcome } from '@toolmark/core/forms'
+import { fieldLabel } from './fieldLabel'
 
 type AnyForm = UseFormReturn<FieldValues, any, any>
 
@@ -59,41 +60,8 @@ function elementOf(field: RegisteredField): unknown {
   return field.ref
 }
 
-/** Text a person reads: decorations hidden from assistive technology (a "*") left out. */
-function spokenText(node: Element | null | undefined): string | undefined {
-  if (!node) return undefined
-  const copy = node.cloneNode(true) as Element
-  for (const hidden of copy.querySelectorAll('[aria-hidden="true"]')) hidden.remove()
-  return copy.textContent?.replace(/\s+/g, ' ').trim() || undefined
-}
-
-/** The name of a radio group: its group's aria label, or its fieldset's legend. */
-function groupLabel(element: Element): string | undefined {
-  const group = element.closest('fieldset, [role="radiogroup"], [role="group"]')
-  if (!group) return undefined
-  const aria = group.getAttribute('aria-label')
-  if (aria) return aria
-  const labelledBy = group.getAttribute('aria-labelledby')
-  if (labelledBy) {
-    const text = labelledBy
-      .split(/\s+/)
-      .map((id) => spokenText(element.ownerDocument.getElementById(id)))
-      .filter(Boolean)
-      .join(' ')
-    if (text) return text
-  }
-  const legend = group.tagName === 'FIELDSET' ? group.querySelector(':scope > legend') : null
-  return spokenText(legend)
-}
-
 function labelOf(element: unknown): string | undefined {
-  if (!isElement(element)) return undefined
-  // A radio's own label names one choice ("Low"), not the field.
-  if (element.getAttribute('type') === 'radio') return groupLabel(element)
-  const aria = element.getAttribute('aria-label')
-  if (aria) return aria
-  const labels = (element as HTMLInputElement).labels
-  return labels && labels.length > 0 ? spokenText(labels[0]) : undefined
+  return isElement(element) ? fieldLabel(element) : undefined
 }
 
 interface RegisteredField {
@@ -184,5 +152,22 @@ export function createRhfAdapter(
       collectFields(getForm().control._fields, out)
       return out
     },
+    fileValue(path, files, { multiple }) {
+      const fields: FormField[] = []
+      collectFields(getForm().control._fields, fields)
+      const element = fields.find((f) => f.path === path)?.element
+      // A registered <input type="file"> holds a FileList: react-hook-form writes it to the input.
+      if (isFileInput(element) && typeof DataTransfer !== 'undefined') {
+        const transfer = new DataTransfer()
+        for (const file of files) transfer.items.add(file)
+        return transfer.files
+      }
+      return multiple ? [...files] : (files[0] ?? null)
+    },
   }
 }
+
+const isFileInput = (element: unknown): element is HTMLInputElement =>
+  isElement(element) &&
+  element.tagName === 'INPUT' &&
+  element.getAttribute('type')?.toLowerCase() === 'file'

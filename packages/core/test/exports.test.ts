@@ -1,6 +1,9 @@
 import * as core from '../src/index'
 import * as agUi from '../src/ag-ui'
 import * as observers from '../src/observers'
+import * as lint from '../src/lint'
+import * as otel from '../src/otel'
+import * as passkey from '../src/passkey'
 import * as testing from '../src/testing'
 
 describe('public entry points', () => {
@@ -36,9 +39,13 @@ describe('public entry points', () => {
 
   it('exports exactly these runtime values from @toolmark/core/testing', () => {
     expect(Object.keys(testing).sort()).toEqual([
+      'RECORDING_VERSION',
+      'ReplayError',
       'createRecordingModelContext',
       'createScriptedAgent',
       'createTestToolmark',
+      'recordSession',
+      'replaySession',
     ])
   })
 
@@ -61,6 +68,30 @@ describe('public entry points', () => {
         'sensitiveKey',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/passkey', () => {
+    expect(Object.keys(passkey).sort()).toEqual([
+      'approvalChallenge',
+      'canonicalJson',
+      'checkAssertion',
+      'passkeyVerifier',
+      'registerPasskey',
+    ])
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/lint', () => {
+    expect(Object.keys(lint).sort()).toEqual([
+      'LINT_RULES',
+      'LINT_RULE_IDS',
+      'LintInputError',
+      'lintManifest',
+      'lintManifestOf',
+    ])
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/otel', () => {
+    expect(Object.keys(otel).sort()).toEqual(['otel'])
   })
 
   it('exports the five result helpers of the seed as functions', () => {

@@ -31,7 +31,7 @@ export type {
   PageToolsOptions,
 } from './pageToolTypes'
 export { renderSummary } from './renderSummary'
-export { jsonSchemaCheck } from '../schema/jsonSchemaCheck'
+export { CLIENT_SCHEMA_CHECK, jsonSchemaCheck } from '../schema/jsonSchemaCheck'
 export type { JsonSchemaCheck, JsonSchemaCheckOptions } from '../schema/jsonSchemaCheck'
 export { createInPageChannel } from '../bridge/createInPageChannel'
 export type { InPageChannel } from '../bridge/createInPageChannel'

@@ -29,6 +29,7 @@ describe('public entries of the bridge protocol', () => {
 
   it('@toolmark/core/agent exports exactly these runtime values', () => {
     expect(Object.keys(agent).sort()).toEqual([
+      'CLIENT_SCHEMA_CHECK',
       'createInPageChannel',
       'createPageClient',
       'jsonSchemaCheck',
