@@ -1,4 +1,5 @@
 import { createToolmark, type Toolmark } from '@toolmark/core'
+import { installTestHook } from '@toolmark/core/testing'
 
 /**
  * The app's one registry, made at module scope so every agent (the assistant panel, browser
@@ -9,6 +10,10 @@ import { createToolmark, type Toolmark } from '@toolmark/core'
  * browser and desktop agents never see `tickets.delete`.
  */
 export const tm: Toolmark = createToolmark()
+
+// Test builds only (VITE_TOOLMARK_TEST_HOOK=1): the hook end-to-end tests drive the tools through
+// (`pageTools`, docs/testing.md). Elsewhere the flag is false, and the hook is left out.
+if (import.meta.env.VITE_TOOLMARK_TEST_HOOK === '1') installTestHook(tm)
 
 /** Port of a local `toolmark-mcp` to pair with (its `--port`). */
 export const MCP_PORT = Number(import.meta.env.VITE_TOOLMARK_MCP_PORT) || 17840
