@@ -14,6 +14,7 @@ describe('@toolmark/react', () => {
       'defaultConfirmDialogLabels',
       'useAgentActivity',
       'useConfirmations',
+      'useDomFormTool',
       'useTool',
       'useToolmark',
       'useWebMCP',

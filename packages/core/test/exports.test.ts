@@ -3,6 +3,7 @@ import * as agUi from '../src/ag-ui'
 import * as observers from '../src/observers'
 import * as lint from '../src/lint'
 import * as otel from '../src/otel'
+import * as passkey from '../src/passkey'
 import * as testing from '../src/testing'
 
 describe('public entry points', () => {
@@ -72,6 +73,16 @@ describe('public entry points', () => {
         'sensitiveKey',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/passkey', () => {
+    expect(Object.keys(passkey).sort()).toEqual([
+      'approvalChallenge',
+      'canonicalJson',
+      'checkAssertion',
+      'passkeyVerifier',
+      'registerPasskey',
+    ])
   })
 
   it('exports exactly these runtime values from @toolmark/core/lint', () => {

@@ -6,7 +6,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { Manifest, ManifestEntry, ToolResult } from '@toolmark/core'
-import { textError, toMcpResult, toMcpTool } from './mapping'
+import { outputCheck, textError, toMcpResult, toMcpTool } from './mapping'
 import type { PairingCode } from './pairing'
 import { DEFAULT_PROGRESS_INTERVAL_MS, startProgress } from './progressReporter'
 
@@ -282,7 +282,13 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
       // Progress must reach the client before the response, which ends the request for it.
       await progress?.stop()
     }
-    return toMcpResult(result, entry.hints?.untrustedContent === true)
+    // The schema the client was shown decides the shape of `structuredContent`.
+    const shown = listed.get(name) ?? (await fullEntry(link, entry).catch(() => undefined))
+    return toMcpResult(
+      result,
+      entry.hints?.untrustedContent === true,
+      outputCheck(shown?.outputSchema),
+    )
   })
 
   return {

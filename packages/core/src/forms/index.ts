@@ -1,5 +1,7 @@
 export { createFormTools, createFormMemory } from './createFormTools'
 export { createWizardTools } from './createWizardTools'
+export { createDomFormTools } from './createDomFormTools'
+export type { DomFormToolsOptions } from './createDomFormTools'
 export { isSensitiveElement } from './sensitiveFields'
 export type { FillInput } from './fillInput'
 export type { FileDescription, FileFieldRules } from './fileValues'

@@ -1,6 +1,7 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import { errorResult, refuse } from '../call/results'
 import type { Consumer, JsonSchema, ManifestEntry, Toolmark, ToolHints, ToolResult } from '../types'
+import { hasDeclarativeTwin } from './declarativeForms'
 import {
   findModelContext,
   type WebMCPHost,
@@ -24,7 +25,7 @@ export interface WebMCPOptions {
 }
 
 /** One tool as currently handed to the model context. */
-interface Registration {
+interface HostedTool {
   /** The entry it was registered from; a later entry that says the same keeps it. */
   entry: ManifestEntry
   /** Aborting unregisters the tool and makes its `execute` refuse. */
@@ -88,7 +89,7 @@ const sameHints = (a: ToolHints, b: ToolHints) =>
   a.destructive === b.destructive &&
   a.untrustedContent === b.untrustedContent
 
-const sameSchema = (a: JsonSchema | undefined, b: JsonSchema | undefined) =>
+const sameSchemaText = (a: JsonSchema | undefined, b: JsonSchema | undefined) =>
   a === b || (a !== undefined && b !== undefined && jsonTextOf(a) === jsonTextOf(b))
 
 /**
@@ -101,7 +102,7 @@ const sameTool = (a: ManifestEntry, b: ManifestEntry) =>
   (a.title === b.title &&
     a.description === b.description &&
     sameHints(a.hints, b.hints) &&
-    sameSchema(a.inputSchema, b.inputSchema))
+    sameSchemaText(a.inputSchema, b.inputSchema))
 
 const toolDictionary = (entry: ManifestEntry, execute: WebMCPTool['execute']): WebMCPTool => {
   const tool: WebMCPTool = {
@@ -208,7 +209,7 @@ export function webmcp(options: WebMCPOptions = {}): Consumer {
 }
 
 function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']): () => void {
-  const registrations = new Map<string, Registration>()
+  const registrations = new Map<string, HostedTool>()
   // Calls still running when the consumer goes away are stopped: no agent is left to answer.
   const lifetime = new AbortController()
 
@@ -216,6 +217,8 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
   const filterFailures = new Set<string>()
 
   const visible = (entry: ManifestEntry): boolean => {
+    // A form the browser registers from its `toolname` is not registered a second time.
+    if (hasDeclarativeTwin(tm, entry.name)) return false
     if (!filter) return true
     try {
       return filter(entry) === true
@@ -232,7 +235,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
     }
   }
 
-  const executeFor = (name: string, registration: Registration): WebMCPTool['execute'] => {
+  const executeFor = (name: string, registration: HostedTool): WebMCPTool['execute'] => {
     return async (input, client) => {
       // A host may still hold an execute from before the tool was removed or replaced: it must
       // not reach whatever carries that name now.
@@ -260,7 +263,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
   const reportedEntries = new WeakSet<ManifestEntry>()
 
   const register = (entry: ManifestEntry, pass: number) => {
-    const registration: Registration = { entry, controller: new AbortController(), seen: pass }
+    const registration: HostedTool = { entry, controller: new AbortController(), seen: pass }
     registrations.set(entry.name, registration)
     const fail = (cause: unknown) => {
       // Our own abort (removed or disposed while registering) is not a failure.
@@ -289,7 +292,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
     }
   }
 
-  const unregister = (name: string, registration: Registration) => {
+  const unregister = (name: string, registration: HostedTool) => {
     if (registrations.get(name) === registration) registrations.delete(name)
     registration.controller.abort(unregistered())
   }
