@@ -19,6 +19,7 @@ export type {
   AiSdkValidationResult,
   AnthropicPageTool,
   AnthropicPageToolsOptions,
+  ObjectJsonSchema,
   AwaitConfirmationOption,
   DirectPageTools,
   NeedsConfirmationResult,

@@ -10,6 +10,7 @@ import type {
   AiSdkPageToolsOptions,
   AnthropicPageTool,
   AnthropicPageToolsOptions,
+  ObjectJsonSchema,
   DirectPageTools,
   OpenAIChatPageTool,
   OpenAIPageToolsOptions,
@@ -55,7 +56,7 @@ const TOOL_PARAM = {
   description: 'The full tool name as listed, e.g. "tickets.close".',
 }
 
-const CALL_PARAMETERS: JsonSchema = Object.freeze({
+const CALL_PARAMETERS: ObjectJsonSchema = Object.freeze({
   type: 'object',
   properties: {
     tool: TOOL_PARAM,
@@ -68,7 +69,7 @@ const CALL_PARAMETERS: JsonSchema = Object.freeze({
   additionalProperties: false,
 })
 
-const DESCRIBE_PARAMETERS: JsonSchema = Object.freeze({
+const DESCRIBE_PARAMETERS: ObjectJsonSchema = Object.freeze({
   type: 'object',
   properties: { tool: TOOL_PARAM },
   required: ['tool'],
@@ -322,7 +323,8 @@ function assembleDirect(options: PageToolsOptions): (specs: DirectToolSpec[]) =>
         specs.map((spec): AnthropicPageTool => ({
           name: spec.name,
           description: spec.description,
-          input_schema: spec.schema,
+          // Page tools take objects; the Messages API rejects a schema without this type.
+          input_schema: { ...spec.schema, type: 'object' },
           execute: spec.execute,
         }))
     case 'ai-sdk':
