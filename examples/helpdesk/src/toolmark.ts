@@ -1,4 +1,5 @@
 import { createToolmark, type Toolmark } from '@toolmark/core'
+import { installTestHook } from '@toolmark/core/testing'
 import { helpdeskVerifier } from './passkey.ts'
 
 /**
@@ -19,6 +20,10 @@ export const tm: Toolmark = createToolmark({
   },
   confirm: { verifier: helpdeskVerifier },
 })
+
+// Test builds only (VITE_TOOLMARK_TEST_HOOK=1): the hook end-to-end tests drive the tools through
+// (`pageTools`, docs/testing.md). Elsewhere the flag is false, and the hook is left out.
+if (import.meta.env.VITE_TOOLMARK_TEST_HOOK === '1') installTestHook(tm)
 
 /** Port of a local `toolmark-mcp` to pair with (its `--port`). */
 export const MCP_PORT = Number(import.meta.env.VITE_TOOLMARK_MCP_PORT) || 17840

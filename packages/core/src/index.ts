@@ -1,4 +1,6 @@
-export { createToolmark, DEFAULT_LIMITS, reportError } from './registry/createToolmark'
+export { createToolmark } from './registry/createToolmark'
+export { DEFAULT_LIMITS } from './registry/options'
+export { reportError } from './events/reportError'
 export { ok, invalid, refuse, cancelled, errorResult, isToolResult } from './call/results'
 export { toLlmName, isToolName } from './registry/names'
 export { REDACTED } from './redaction/redact'

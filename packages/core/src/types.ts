@@ -248,6 +248,11 @@ export interface ManifestEntry {
   signature?: string
   /** The input JSON Schema (only with `detail: 'full'`). */
   inputSchema?: JsonSchema
+  /**
+   * The output JSON Schema (only with `detail: 'full'`): what `data` of an `ok` result looks
+   * like, from the `output` schema's Standard JSON Schema when it has one.
+   */
+  outputSchema?: JsonSchema
 }
 
 /** A snapshot of the tools one caller can see, sorted by name. */

@@ -1,6 +1,7 @@
 import * as core from '../src/index'
 import * as agUi from '../src/ag-ui'
 import * as observers from '../src/observers'
+import * as lint from '../src/lint'
 import * as otel from '../src/otel'
 import * as passkey from '../src/passkey'
 import * as testing from '../src/testing'
@@ -38,9 +39,18 @@ describe('public entry points', () => {
 
   it('exports exactly these runtime values from @toolmark/core/testing', () => {
     expect(Object.keys(testing).sort()).toEqual([
+      'RECORDING_VERSION',
+      'ReplayError',
+      'TEST_HOOK_GLOBAL',
       'createRecordingModelContext',
       'createScriptedAgent',
       'createTestToolmark',
+      'installTestHook',
+      'pageTools',
+      'recordSession',
+      'replaySession',
+      'toolmarkFixtures',
+      'toolmarkMatchers',
     ])
   })
 
@@ -72,6 +82,16 @@ describe('public entry points', () => {
       'checkAssertion',
       'passkeyVerifier',
       'registerPasskey',
+    ])
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/lint', () => {
+    expect(Object.keys(lint).sort()).toEqual([
+      'LINT_RULES',
+      'LINT_RULE_IDS',
+      'LintInputError',
+      'lintManifest',
+      'lintManifestOf',
     ])
   })
 

@@ -20,6 +20,7 @@ import { readOptions } from './options'
 import { compileSensitive } from '../redaction/redact'
 import { normalizeResult, type ResultProblem } from '../call/results'
 import { attachReporter } from '../events/reportError'
+import { attachDefinitions } from './definitions'
 import { createScopeQueue } from '../call/scopeQueue'
 import { createSubscribable } from '../events/subscribable'
 import { definitionProblem, hintsOf } from './toolDefinition'
@@ -46,9 +47,6 @@ import type {
   ToolmarkOptions,
 } from '../types'
 import { createUndoJournal } from '../undo/undoJournal'
-
-export { DEFAULT_LIMITS } from './options'
-export { reportError } from '../events/reportError'
 
 declare const process: { env: Record<string, string | undefined> }
 
@@ -463,5 +461,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     },
   }
   attachReporter(tm, errorEvent)
+  attachDefinitions(tm, tools)
   return tm
 }
