@@ -10,7 +10,7 @@ const nodeBuiltins = [/^node:/, ...builtinModules]
 
 /**
  * Two builds into `dist/`:
- * - default: the `toolmark-mcp` CLI for Node 20, `@toolmark/core` bundled from its sources
+ * - default: the `toolmark-mcp` and `toolmark-lint` CLIs for Node 20, `@toolmark/core` bundled from its sources
  *   (so the CLI runs without a core build), the MCP SDK and `ws` left as dependencies;
  * - `--mode client`: the entries of package.json `exports` (`@toolmark/mcp/client`) for browsers,
  *   one file per source module, `@toolmark/core` left external.
@@ -49,7 +49,10 @@ export default defineConfig(({ mode }) =>
           ssr: true,
           minify: false,
           rolldownOptions: {
-            input: { cli: path.join(dir, 'src/cli.ts') },
+            input: {
+              cli: path.join(dir, 'src/cli.ts'),
+              lint: path.join(dir, 'src/lint/cli.ts'),
+            },
             external: [/^@modelcontextprotocol\/sdk($|\/)/, /^ws$/, ...nodeBuiltins],
             output: { format: 'es', entryFileNames: '[name].js' },
           },

@@ -1,25 +1,13 @@
 'use client'
 import type { ReactElement } from 'react'
-import type { Toolmark } from '@toolmark/core'
 import { DevtoolsPanel } from './DevtoolsPanel'
+import type { ToolmarkDevtoolsProps } from './devtoolsProps'
+
+export type { ToolmarkDevtoolsProps } from './devtoolsProps'
 
 // Bundlers replace `process.env.NODE_ENV` with a string literal; declared here so the entry does
 // not depend on Node's types.
 declare const process: { env: { NODE_ENV?: string } }
-
-/** Props of {@link ToolmarkDevtools}. */
-export interface ToolmarkDevtoolsProps {
-  /** Whether the panel starts open. Default `false` (only the toggle button shows). */
-  initialIsOpen?: boolean
-  /** The corner the toggle and the panel sit in. Default `'bottom-right'`. */
-  position?: 'bottom-right' | 'bottom-left' | 'top-right' | 'top-left'
-  /** `'system'` follows `prefers-color-scheme` (default); `'light'` or `'dark'` force a theme. */
-  colorScheme?: 'system' | 'light' | 'dark'
-  /** How many calls the Activity tab keeps. Default `50`. */
-  activityLimit?: number
-  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
-  toolmark?: Toolmark
-}
 
 /**
  * A floating panel to see and try the registry's tools by hand: **Tools** lists the manifest per
@@ -30,7 +18,7 @@ export interface ToolmarkDevtoolsProps {
  *
  * Renders nothing in production builds: with `process.env.NODE_ENV` set to `'production'` the
  * bundler folds this component to `return null`, and the panel module, no longer referenced,
- * is dropped from the bundle. It reads the `--toolmark-dialog-*` CSS variables, like
+ * is dropped from the bundle ({@link ToolmarkDevtoolsInProduction} renders in every build). It reads the `--toolmark-dialog-*` CSS variables, like
  * `<ConfirmDialog>`, and adds no global CSS.
  *
  * @example
@@ -54,3 +42,21 @@ export const ToolmarkDevtools: (props: ToolmarkDevtoolsProps) => ReactElement | 
     : function ToolmarkDevtools(props) {
         return <DevtoolsPanel {...props} />
       }
+
+/**
+ * `<ToolmarkDevtools>` that renders in every build, production included: for a page whose whole
+ * purpose is to show the devtools (a built Storybook, a demo, a staging deploy). It takes the
+ * same props. An app that does not import it never bundles it.
+ *
+ * @example
+ * ```tsx
+ * import { ToolmarkDevtoolsInProduction } from '@toolmark/react/devtools'
+ *
+ * <ToolProvider toolmark={tm}>
+ *   <ToolmarkDevtoolsInProduction initialIsOpen />
+ * </ToolProvider>
+ * ```
+ */
+export function ToolmarkDevtoolsInProduction(props: ToolmarkDevtoolsProps): ReactElement {
+  return <DevtoolsPanel {...props} />
+}

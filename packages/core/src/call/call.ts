@@ -3,7 +3,7 @@ import { unref } from '../base/guards'
 import { randomId, now } from '../base/ids'
 import { deepFreeze } from './results'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
-import type { Caller, CancelledBy, ToolResult } from '../types'
+import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
 
 /**
  * Where a call is. `checking`: its input is being validated; `queued`: it waits for its scope's
@@ -80,7 +80,9 @@ function announce(
  * them writes its state.
  *
  * The call id, the AbortController and the deadline are made on first use: a call that runs at
- * once with no one listening needs none of them (see the README's Performance notes).
+ * once with no one listening needs none of them. `node --expose-gc bench/call.mjs` puts an
+ * AbortController and its signal at 3.2 µs and an id at 3.8 µs, against about 1 µs for a whole
+ * call.
  */
 export class Call implements Abortable {
   #phase: Phase = 'checking'
@@ -94,6 +96,8 @@ export class Call implements Abortable {
   #signal: AbortSignal | undefined
   /** The waits an abort ends now (see `wait`). */
   #waits: ((by: CancelledBy) => void)[] | undefined
+  /** How a person approved the run (its confirmation's outcome), for `ctx.approval`. */
+  approval: Approval | undefined = undefined
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined
@@ -289,6 +293,7 @@ export class Call implements Abortable {
   /**
    * Takes the scope's slot and starts the run at once, when the slot is free and the call is not
    * aborted: the common call's turn, with no line and no promise. `false` changes nothing.
+   * (`bench/call.mjs`: 1.76–1.79× the floor with this straight line, 1.86–1.88× without.)
    */
   runIfFree(): boolean {
     // With no room in the line, `enter` only ever takes a free slot or answers `busy`.
@@ -334,7 +339,7 @@ export class Call implements Abortable {
 /**
  * The calls not settled yet, oldest first, for Stop and withdrawal. The calls are linked through
  * themselves: adding and removing one allocates and hashes nothing, where a `Set` would give each
- * call an identity hash (see docs/performance.md).
+ * call an identity hash (`bench/call.mjs`: 0.22 µs per call for a `Set`, 0.04 µs linked).
  */
 export class CallList {
   #head: Call | undefined

@@ -1,5 +1,6 @@
 import { Call, CallList, type Waited } from './call'
 import { createConfirmFlow, type Prepared } from '../confirmations/confirmFlow'
+import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import { isAbortSignal, isCaller, isObject, isThenable } from '../base/guards'
 import { now, randomId } from '../base/ids'
 import { nameLabel } from '../registry/names'
@@ -8,7 +9,7 @@ import { compileSensitive, redactValue } from '../redaction/redact'
 import { cancelled, deepFreeze, refuse, toolFailed } from './results'
 import type { Access, RegistryInternals, ToolRecord } from '../registry/toolRecord'
 import { createToolSteps } from './toolSteps'
-import type { Caller, CallOptions, CancelledBy, ToolResult } from '../types'
+import type { Approval, Caller, CallOptions, CancelledBy, ToolResult } from '../types'
 import type { UndoJournal } from '../undo/undoJournal'
 import { validateInput, type Checked } from './validateInput'
 
@@ -36,10 +37,11 @@ const WITHDRAWN = deepFreeze(cancelled('policy'))
 export function createCallPipeline(
   internals: RegistryInternals,
   journal: UndoJournal,
+  confirmations: InternalConfirmationStore,
 ): CallPipeline {
   const { events } = internals
   const calls = new CallList()
-  const confirmFlow = createConfirmFlow(internals)
+  const confirmFlow = createConfirmFlow(internals, confirmations)
   const steps = createToolSteps(internals, {
     ask: confirmFlow.ask,
     registerUndo: journal.register,
@@ -142,24 +144,22 @@ export function createCallPipeline(
    */
   function confirm(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
     const access = internals.access(call.record, call.caller)
-    if (access === 'no_presenter') {
-      return call.settle(
-        refuse(
-          'not_allowed',
-          `"${call.record.name}" needs a person's confirmation and no one can see it now`,
-        ),
-      )
+    if (access === 'no_presenter' || access === 'no_verifier') {
+      return call.settle(refusal(call, access)!)
     }
     if (access !== 'ok') return call.settle(WITHDRAWN)
     const prepared = confirmFlow.prepare(call, value)
     if ('result' in prepared) return call.settle(prepared.result)
     if (internals.confirmMode(call.caller) === 'deferred') {
-      const asked = confirmFlow.defer(call, value, prepared, (input) =>
-        runApproved(call, input, prepared),
+      const asked = confirmFlow.defer(call, value, prepared, (input, approval) =>
+        runApproved(call, input, prepared, approval),
       )
       return call.settle(asked)
     }
-    return confirmFlow.inline(call, value, prepared, (input) => guarded(call, input, prepared))
+    return confirmFlow.inline(call, value, prepared, (input, approval) => {
+      call.approval = approval
+      return guarded(call, input, prepared)
+    })
   }
 
   /** The approved run's turn, as a promise that never rejects. */
@@ -177,9 +177,15 @@ export function createCallPipeline(
    * An approved deferred confirmation: a call of its own (same id), acting as `human`, that
    * takes its turn ahead of calls that have not started.
    */
-  function runApproved(origin: Call, input: unknown, prepared: Prepared): Promise<ToolResult> {
+  function runApproved(
+    origin: Call,
+    input: unknown,
+    prepared: Prepared,
+    approval: Approval,
+  ): Promise<ToolResult> {
     const started = events.has('result') ? now() : undefined
     const call = new Call(internals, origin.record, origin.caller, 'human', origin.callId, started)
+    call.approval = approval
     calls.add(call)
     if (internals.access(call.record, 'human') !== 'ok') {
       return Promise.resolve(call.settle(WITHDRAWN))
@@ -327,6 +333,12 @@ export function createCallPipeline(
       return refuse(
         'not_allowed',
         `"${record.name}" needs a person's confirmation and no one can see it now`,
+      )
+    }
+    if (access === 'no_verifier') {
+      return refuse(
+        'not_allowed',
+        `"${record.name}" needs a person's verified approval and this page has no verifier`,
       )
     }
     const rateLimit = internals.policyOf(caller).rateLimit

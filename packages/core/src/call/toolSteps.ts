@@ -58,6 +58,9 @@ class RunContext implements ToolContext {
   get progress(): ToolContext['progress'] {
     return (this.#progress ??= (p) => reportProgress(this.#call, p))
   }
+  get approval(): ToolContext['approval'] {
+    return this.#call.approval
+  }
 }
 
 function reportProgress(call: Call, p: unknown): void {

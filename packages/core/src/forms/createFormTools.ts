@@ -1,4 +1,4 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import type { Problem } from '../base/problem'
 import { isStandardSchema } from '../schema/standardSchema'
 import type { JsonSchema, Toolmark } from '../types'

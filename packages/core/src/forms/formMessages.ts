@@ -40,6 +40,8 @@ const TEXTS: Record<string, (a: string, b: string) => string> = {
   'file field': (field) => `files["${field}"]: not a field of the form's schema`,
   'file rules': (field) =>
     `files["${field}"] must be { accept?: string | string[], maxBytes?: number, multiple?: boolean, maxFiles?: number }`,
+  'dom form': () => 'pass the <form> element (a ref to it, once mounted)',
+  'dom onSubmit': () => '`onSubmit` must be a function (values, { signal }) => result',
   'unshown file': (field) => `files["${field}"]: no step shows that field`,
   // one form split into steps
   steps: () => '`steps` must be a list of { id, title?, fields } (at least one step)',

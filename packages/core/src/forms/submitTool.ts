@@ -1,4 +1,4 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import { titlesOf } from '../schema/jsonSchema'
 import { redactChanges, redactValue } from '../redaction/redact'
 import { errorResult, invalid, ok } from '../call/results'

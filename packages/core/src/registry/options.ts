@@ -1,7 +1,7 @@
 import { isObject, own } from '../base/guards'
 import type { Problem } from '../base/problem'
 import type { JsonSchemaConverter } from '../schema/jsonSchema'
-import type { ConfirmMode, FilesOptions, Limits } from '../types'
+import type { ConfirmMode, FilesOptions, Limits, VerifyOptions } from '../types'
 
 /** Every limit's default (DESIGN §3.9). */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -30,6 +30,8 @@ export interface ReadOptions {
   policy: unknown
   /** The confirmation modes of the two configurable callers. */
   confirm: { inapp: ConfirmMode; test: ConfirmMode }
+  /** Step-up verification: the verifier and what assertions must match. */
+  verification: VerifyOptions
   /** The valid limits given, the defaults for the others (fail closed). */
   limits: Readonly<Limits>
   converter: JsonSchemaConverter | undefined
@@ -109,10 +111,20 @@ export function readOptions(options: unknown): ReadOptions {
   if (jsonSchema !== undefined && typeof jsonSchema !== 'function') problems.push(['jsonSchema'])
   const confirm = own(o, 'confirm')
   if (confirm !== undefined && !isObject(confirm)) problems.push(['confirm'])
-  else if (confirm !== undefined) {
-    for (const [key, mode] of Object.entries(confirm)) {
-      if ((key !== 'inapp' && key !== 'test') || (mode !== 'deferred' && mode !== 'inline')) {
-        problems.push(['confirm mode', key, String(JSON.stringify(mode))])
+  const verification: VerifyOptions = {}
+  if (confirm !== undefined && isObject(confirm)) {
+    for (const [key, value] of Object.entries(confirm)) {
+      if (key === 'verifier') {
+        if (typeof value === 'function') verification.verifier = value as VerifyOptions['verifier']
+        else if (value !== undefined) problems.push(['confirm verifier'])
+      } else if (key === 'origin' || key === 'rpId') {
+        if (typeof value === 'string') verification[key] = value
+        else if (value !== undefined) problems.push(['confirm text', key])
+      } else if (
+        (key !== 'inapp' && key !== 'test') ||
+        (value !== 'deferred' && value !== 'inline')
+      ) {
+        problems.push(['confirm mode', key, String(JSON.stringify(value))])
       }
     }
   }
@@ -137,6 +149,7 @@ export function readOptions(options: unknown): ReadOptions {
     dev: typeof dev === 'boolean' ? dev : undefined,
     policy: own(o, 'policy'),
     confirm: { inapp: modeOf('inapp'), test: modeOf('test') },
+    verification,
     limits: Object.freeze(limits),
     converter: typeof jsonSchema === 'function' ? (jsonSchema as JsonSchemaConverter) : undefined,
     files: readFiles(own(o, 'files'), problems),
