@@ -25,8 +25,11 @@ describe('@toolmark/react', () => {
     expect(Object.keys(mcp).sort()).toEqual(['McpPairing'])
   })
 
-  it('exports exactly <ToolmarkDevtools> from @toolmark/react/devtools', () => {
-    expect(Object.keys(devtools).sort()).toEqual(['ToolmarkDevtools'])
+  it('exports exactly <ToolmarkDevtools> and its production variant from @toolmark/react/devtools', () => {
+    expect(Object.keys(devtools).sort()).toEqual([
+      'ToolmarkDevtools',
+      'ToolmarkDevtoolsInProduction',
+    ])
   })
 })
 

@@ -330,6 +330,52 @@ describe('useDomFormTool in Chromium', () => {
     await expect.element(page.getByText('state: Grace|pro|false')).toBeVisible()
   })
 
+  it('shows an attached image in the submit confirmation: name, size, type and a preview', async () => {
+    // A 1×1 PNG, as a person would paste it into the chat.
+    const bytes = Uint8Array.from(
+      atob(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      ),
+      (c) => c.charCodeAt(0),
+    )
+    const pasted = new File([bytes], 'pasted.png', { type: 'image/png' })
+    const tm = createToolmark({
+      files: { resolve: (ref) => (ref === 'paste-1' ? pasted : undefined) },
+    })
+    function Report() {
+      const ref = useRef<HTMLFormElement>(null)
+      useDomFormTool(ref, {
+        name: 'report',
+        title: 'Report',
+        description: 'A bug report.',
+        onSubmit: () => null,
+      })
+      return (
+        <form ref={ref}>
+          <label>
+            Screenshot <input type="file" name="screenshot" accept="image/*" />
+          </label>
+        </form>
+      )
+    }
+    await renderWith(<Report />, tm)
+
+    expect(
+      await tm.call('report.fill', { values: { screenshot: { ref: 'paste-1' } } }),
+    ).toMatchObject({
+      status: 'ok',
+    })
+    const submitted = tm.call('report.submit', {}, { caller: 'webmcp' })
+    const dialog = page.getByRole('alertdialog', { name: 'Report' })
+    await expect.element(dialog).toHaveTextContent(`pasted.png (${pasted.size} B, image/png)`)
+    const preview = dialog.getByRole('img', { name: 'pasted.png' })
+    await expect.element(preview).toBeVisible()
+    expect((preview.element() as HTMLImageElement).src).toMatch(/^blob:/)
+    await expect.poll(() => (preview.element() as HTMLImageElement).naturalWidth).toBe(1)
+    await userEvent.click(page.getByRole('button', { name: 'Deny', exact: true }))
+    expect(await submitted).toEqual({ status: 'cancelled', by: 'operator' })
+  })
+
   it('unregisters when the form unmounts', async () => {
     const tm = createToolmark()
     function Toggle() {

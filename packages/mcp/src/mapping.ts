@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { JsonSchema, ManifestEntry, ToolResult } from '@toolmark/core'
-import { jsonSchemaCheck } from '@toolmark/core/agent'
+import { fencePageText, jsonSchemaCheck } from '@toolmark/core/agent'
 import type { JsonSchemaCheck } from '@toolmark/core/agent'
 
 /** `_meta` key set on untrusted tools and on each of their results. */
@@ -73,7 +73,8 @@ export function toMcpTool(entry: ManifestEntry, schema: JsonSchema | undefined):
   ].filter(Boolean)
   const tool: Tool = {
     name: entry.llmName,
-    description: [entry.description, ...notes].join('\n\n'),
+    // The page's words, fenced: they describe the tool, they cannot speak as this server.
+    description: [fencePageText(entry.description), ...notes].filter(Boolean).join('\n\n'),
     inputSchema,
     annotations: {
       readOnlyHint: hints.readOnly === true && !hints.consequential && !hints.destructive,

@@ -1,6 +1,7 @@
 import { refuse } from '../call/results'
 import type { FilesOptions, ToolResult } from '../types'
 import { fetchFile, type FileRejection } from './fetchFile'
+import { rememberFilePreview } from './filePreviews'
 import {
   DEFAULT_FILE_MAX_BYTES,
   DEFAULT_FILE_TIMEOUT_MS,
@@ -138,12 +139,16 @@ export async function resolveFiles(
     if (!accepts(accept, name, file.type)) {
       return fail('accept', `${file.type || 'an unknown type'} (${name}) is not accepted`)
     }
-    if (file instanceof File && file.name === name) return file
     const lastModified = (file as { lastModified?: unknown }).lastModified
-    return new File([file], name, {
-      type: file.type,
-      ...(typeof lastModified === 'number' ? { lastModified } : {}),
-    })
+    const out =
+      file instanceof File && file.name === name
+        ? file
+        : new File([file], name, {
+            type: file.type,
+            ...(typeof lastModified === 'number' ? { lastModified } : {}),
+          })
+    if ('ref' in spec) rememberFilePreview(out)
+    return out
   }
 
   try {

@@ -7,6 +7,8 @@ describe('@toolmark/core/forms', () => {
       'createFormMemory',
       'createFormTools',
       'createWizardTools',
+      'filePreview',
+      'isFileDescription',
       'isSensitiveElement',
     ])
   })
