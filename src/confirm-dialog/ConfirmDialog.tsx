@@ -60,6 +60,13 @@ export interface ConfirmDialogProps extends Omit<
   renderChanges?: (changes: FieldChange[]) => ReactNode
   /** Draws the Approve and Deny controls instead of the built-in buttons; see `denyRef`. */
   renderActions?: (actions: ConfirmDialogActions) => ReactNode
+  /**
+   * Shows a Stop button in the dialog that calls this: pass your chat's `stop` (from
+   * `useToolmarkChat`), which ends the agent's turn and withdraws the confirmations it asked
+   * for. The dialog is modal, so the page's own Stop button cannot be reached while it is open.
+   * Default: no Stop button.
+   */
+  onStop?: () => void
 }
 
 /**
@@ -93,6 +100,7 @@ export const ConfirmDialog = forwardRef<HTMLDialogElement, ConfirmDialogProps>(
       colorScheme = 'system',
       renderChanges,
       renderActions,
+      onStop,
       onCancel,
       onClose,
       ...rest
@@ -241,6 +249,13 @@ export const ConfirmDialog = forwardRef<HTMLDialogElement, ConfirmDialogProps>(
                 )}
               </>
             )}
+            {onStop ? (
+              <div data-part="stop">
+                <button type="button" data-action="stop" onClick={onStop}>
+                  {labels.stop}
+                </button>
+              </div>
+            ) : null}
           </>
         ) : null}
       </dialog>

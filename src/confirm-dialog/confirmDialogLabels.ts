@@ -53,6 +53,8 @@ export interface ConfirmDialogLabels {
   invalid: string
   /** Heading when the approved call was refused. */
   refused: string
+  /** The Stop button, shown when the dialog has `onStop`. */
+  stop: string
 }
 
 /** Labels accepted by `<ConfirmDialog labels>`: any subset, callers included. */
@@ -106,6 +108,7 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   failed: 'The action failed',
   invalid: 'The action was not accepted',
   refused: 'The action was refused',
+  stop: 'Stop assistant',
 })
 
 /** Merges a partial override over the defaults. */
