@@ -1,22 +1,25 @@
-import { existsSync } from 'node:fs'
+import path from 'node:path'
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
-import { aliases, entries } from './aliases.ts'
+import { aliases, root } from './aliases.ts'
+import { packageEntries } from './scripts/packageEntries.mjs'
 
-const entry = Object.fromEntries(
-  Object.entries(
-    entries('src', ['index', 'rhf', 'query', 'devtools', 'mcp', 'ai-sdk', 'assistant-ui']),
-  ).filter(([, file]) => existsSync(file)),
-)
+const entry = Object.fromEntries(packageEntries(root).map((e) => [e.name, e.source]))
 
+/**
+ * Library build of @toolmark/react: the entries of package.json `exports`, one ESM file per source
+ * module (no shared chunks), so an app that never renders a dialog bundles no dialog code.
+ * Unminified: the app's bundler minifies, and it needs the `process.env.NODE_ENV` guards as written.
+ */
 export default defineConfig({
   plugins: [react()],
   resolve: { alias: aliases },
   build: {
-    lib: { entry, formats: ['es'], fileName: (_format, name) => `${name}.js` },
+    lib: { entry, formats: ['es'] },
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    minify: false,
     rolldownOptions: {
       external: [
         /^react($|\/)/,
@@ -31,6 +34,11 @@ export default defineConfig({
         /^@ai-sdk\//,
         /^@assistant-ui\//,
       ],
+      output: {
+        preserveModules: true,
+        preserveModulesRoot: path.join(root, 'src'),
+        entryFileNames: '[name].js',
+      },
     },
   },
 })

@@ -37,6 +37,11 @@ const optimizeDeps = {
     '@hookform/resolvers/zod',
     '@tanstack/react-query',
     '@mcp-b/webmcp-polyfill',
+    '@ag-ui/client',
+    '@ag-ui/core',
+    '@ag-ui/encoder',
+    'ai',
+    'ai/test',
   ],
 }
 

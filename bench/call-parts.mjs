@@ -47,9 +47,8 @@ const noChecks = replaceFunction(
 )
 const runOnly = replaceFunction(
   noChecks,
-  'afterHop(call)',
-  `\t\tconst checked = call.checked;
-\t\treturn internals.normalize(call.record.def.run(checked.value, void 0), call);`,
+  'hop(call, checked)',
+  `\t\treturn Promise.resolve(checked).then((c) => internals.normalize(call.record.def.run(c.value, void 0), call));`,
 )
 
 const variants = [

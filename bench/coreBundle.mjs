@@ -12,8 +12,11 @@ import { build } from 'vite'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-/** The source of the bundled core entry, as one ES module. */
-export async function buildCore() {
+/**
+ * The source of a bundled core entry (default the root; `'ai-sdk'`, `'agent'`… for a subpath),
+ * as one ES module.
+ */
+export async function buildCore(entry = '') {
   const [output] = await build({
     configFile: false,
     logLevel: 'silent',
@@ -23,7 +26,7 @@ export async function buildCore() {
       write: false,
       minify: false,
       lib: {
-        entry: path.join(root, 'packages/core/src/index.ts'),
+        entry: path.join(root, 'packages/core/src', entry, 'index.ts'),
         formats: ['es'],
         fileName: 'core',
       },

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 
 const benches = [
   ['call', 'node', ['--expose-gc', 'bench/call.mjs'], {}],
+  ['call-gate', 'node', ['bench/call-gate.mjs'], {}],
   ['call-parts', 'node', ['bench/call-parts.mjs'], {}],
   [
     'registration',

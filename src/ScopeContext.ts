@@ -24,7 +24,7 @@ export interface ScopeSlot {
 export const ScopeContext = createContext<ScopeSlot | null>(null)
 
 /** Joins scope path segments, skipping empty ones. */
-export function joinPath(parent: string, name: string): string {
+export function joinScopePath(parent: string, name: string): string {
   return parent && name ? `${parent}.${name}` : parent || name
 }
 
@@ -39,7 +39,7 @@ export function createScopeSlot(
   const { when, transparent } = options
   return {
     toolmark,
-    path: transparent ? (parent?.path ?? '') : joinPath(parent?.path ?? '', name),
+    path: transparent ? (parent?.path ?? '') : joinScopePath(parent?.path ?? '', name),
     acquire() {
       if (!scope) {
         const owner = parent ? parent.acquire() : toolmark

@@ -18,5 +18,7 @@ export type {
 export { useAgentActivity } from './useAgentActivity'
 export type { UseAgentActivityOptions } from './useAgentActivity'
 export type { AgentActivity } from '@toolmark/core/observers'
+export { useDomFormTool } from './useDomFormTool'
+export type { UseDomFormToolOptions } from './useDomFormTool'
 export { useWebMCP } from './useWebMCP'
 export type { UseWebMCPOptions } from './useWebMCP'

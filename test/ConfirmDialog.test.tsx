@@ -790,7 +790,8 @@ describe('ConfirmDialog', () => {
     expect(within(table).getAllByRole('row')).toHaveLength(26)
     expect(within(table).getAllByRole('row').at(-1)).toHaveTextContent('Field24value 24')
     expect(screen.queryByRole('button', { name: /^Show \d+ more$/ })).not.toBeInTheDocument()
-  })
+    // Role queries over 26 rows of isolated text take seconds in jsdom on a loaded machine.
+  }, 20_000)
 
   it('shows every value of a whole submission and marks the changed ones, before and after', async () => {
     const tm = createToolmark()

@@ -385,6 +385,56 @@ describe('@toolmark/react/ai-sdk', () => {
     ])
   })
 
+  it('Stop after an approval waits for the run: the model hears it went through, not cancelled', async () => {
+    const tm = createToolmark({ dev: true })
+    const model = scriptedModel([[{ toolName: 'pay', input: { amount: 5 } }], 'Asked again.'])
+    const server = chatServer(model)
+    const paid: unknown[] = []
+    let finish: (() => void) | undefined
+    function Pay() {
+      useTool({
+        name: 'pay',
+        description: 'Pays an invoice.',
+        hints: { consequential: true },
+        input: z.object({ amount: z.number() }),
+        summary: (input) => `Pay ${input.amount}`,
+        run: (input) =>
+          new Promise<ToolResult>((resolve) => {
+            finish = () => (paid.push(input), resolve(ok({ paid: input.amount })))
+          }),
+      })
+      return null
+    }
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Pay />
+          <Chat transport={server.transport} />
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await user.click(within(dialog).getByRole('button', { name: /approve/i }))
+    await waitFor(() => expect(finish).toBeDefined())
+    await user.click(screen.getByRole('button', { name: 'Stop' }))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    // The run is still going: the chat has no output for it yet.
+    expect(screen.getByTestId('tool-call_1_0')).not.toHaveTextContent('output-available')
+    finish!()
+    await waitFor(() =>
+      expect(screen.getByTestId('tool-call_1_0')).toHaveTextContent('output-available'),
+    )
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    await screen.findByText('Asked again.')
+    expect(toolResultsSeen(model, 1)).toEqual([
+      ['pay', { type: 'json', value: { status: 'ok', data: { paid: 5 } } }],
+    ])
+    expect(paid).toEqual([{ amount: 5 }])
+  })
+
   it('a confirmation nobody answers ends confirmation_expired, and the model hears it', async () => {
     const { model, user, saved } = setup({
       tm: { limits: { confirmationExpiryMs: 300 } },

@@ -1,4 +1,5 @@
 import * as react from '@toolmark/react'
+import * as agUi from '@toolmark/react/ag-ui'
 import * as aiSdk from '@toolmark/react/ai-sdk'
 import * as assistantUi from '@toolmark/react/assistant-ui'
 import * as devtools from '@toolmark/react/devtools'
@@ -13,6 +14,7 @@ describe('@toolmark/react', () => {
       'defaultConfirmDialogLabels',
       'useAgentActivity',
       'useConfirmations',
+      'useDomFormTool',
       'useTool',
       'useToolmark',
       'useWebMCP',
@@ -40,5 +42,11 @@ describe('@toolmark/react/ai-sdk', () => {
 describe('@toolmark/react/assistant-ui', () => {
   it('exports exactly the public runtime API', () => {
     expect(Object.keys(assistantUi).sort()).toEqual(['useToolmarkAssistantTools'])
+  })
+})
+
+describe('@toolmark/react/ag-ui', () => {
+  it('exports exactly the public runtime API', () => {
+    expect(Object.keys(agUi).sort()).toEqual(['useAgUiSession'])
   })
 })

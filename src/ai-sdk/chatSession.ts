@@ -11,7 +11,10 @@ export interface ChatSession {
   transport<M extends UIMessage>(inner: ChatTransport<M>, tm: Toolmark): ChatTransport<M>
   /** The tool name behind a model tool name this chat offered, or `undefined` if not ours. */
   nameOf(llmName: string, tm: Toolmark): string | undefined
-  /** Runs a call this chat started; it ends `cancelled signal` when the chat stops. */
+  /**
+   * Runs a call this chat started; it ends `cancelled signal` when the chat stops before it ran,
+   * with the run's own result once the person approved it.
+   */
   run(tm: Toolmark, name: string, input: unknown): Promise<ChatToolResult>
   /** Stop: ends every call in flight and holds automatic sends until the next `resume`. */
   stop(): void

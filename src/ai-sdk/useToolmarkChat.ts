@@ -26,7 +26,8 @@ export type UseToolmarkChatOptions<M extends UIMessage = UIMessage> = ChatInit<M
  * `<ConfirmDialog>`, so the tool output the model gets is the final result; the chat then goes on
  * by itself (`sendAutomaticallyWhen` defaults to `lastAssistantMessageIsCompleteWithToolCalls`).
  * `stop()` also ends the calls this chat started (`cancelled signal`) and withdraws their pending
- * confirmations; it does not go on by itself until the next `sendMessage`. Tool calls for other
+ * confirmations; a call the person already approved runs on and its real result is the output the
+ * model reads. It does not go on by itself until the next `sendMessage`. Tool calls for other
  * tools go to your `onToolCall`. Takes and returns what `useChat` does.
  *
  * @example

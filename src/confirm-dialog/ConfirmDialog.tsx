@@ -22,6 +22,7 @@ import { useAppColorScheme } from '../theme/useAppColorScheme'
 import { useComposedRef } from './useComposedRef'
 import { useConfirmDialog } from './useConfirmDialog'
 import { useModalDialog } from './useModalDialog'
+import { AgentText } from './AgentText'
 
 /** What `renderActions` receives to draw its own Approve and Deny controls. */
 export interface ConfirmDialogActions {
@@ -191,11 +192,12 @@ export const ConfirmDialog = forwardRef<HTMLDialogElement, ConfirmDialogProps>(
               ) : null}
             </div>
             <h2 id={titleId} data-part="title">
-              {entry.title ?? entry.tool}
+              <AgentText text={entry.title ?? entry.tool} />
             </h2>
             <p id={descriptionId} data-part="summary">
-              {entry.summary}
+              <AgentText text={entry.summary} />
             </p>
+            {entry.verify ? <p data-part="verify">{labels.verify}</p> : null}
             <ConfirmDialogDetails entry={entry} labels={labels} renderChanges={renderChanges} />
             {outcomes.length > 0 ? (
               <div data-part="outcome" role="alert">

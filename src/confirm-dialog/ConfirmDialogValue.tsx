@@ -1,6 +1,8 @@
-import { useState, type CSSProperties } from 'react'
+import { useEffect, useState, type CSSProperties } from 'react'
 import { REDACTED } from '@toolmark/core'
+import { filePreview, isFileDescription, type FileDescription } from '@toolmark/core/forms'
 import type { ConfirmDialogLabels } from './confirmDialogLabels'
+import { AgentText } from './AgentText'
 
 /** Text past this many characters is cut, with a button to show the rest. */
 export const TEXT_LIMIT = 280
@@ -56,6 +58,16 @@ export function ConfirmDialogValue({
       </span>
     )
   }
+  if (isFileDescription(value)) return <FileValue description={value} />
+  if (Array.isArray(value) && value.every(isFileDescription)) {
+    return (
+      <>
+        {value.map((item, i) => (
+          <FileValue key={i} description={item} />
+        ))}
+      </>
+    )
+  }
   if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) {
     return (
       <>
@@ -71,12 +83,49 @@ export function ConfirmDialogValue({
   return <LongText text={formatValue(value)} labels={labels} />
 }
 
+const sizeOf = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} B`
+    : bytes < 1024 * 1024
+      ? `${Number((bytes / 1024).toFixed(1))} KB`
+      : `${Number((bytes / 1024 / 1024).toFixed(1))} MB`
+
+/** A file as a person checks it: name, size and type, and a preview of an image they gave. */
+function FileValue({ description }: { description: FileDescription }) {
+  const { name, size, type } = description.file
+  const [preview, setPreview] = useState<string>()
+  useEffect(() => {
+    const blob = filePreview(description)
+    if (!blob || typeof URL.createObjectURL !== 'function') return
+    const url = URL.createObjectURL(blob)
+    setPreview(url)
+    return () => {
+      URL.revokeObjectURL(url)
+      setPreview(undefined)
+    }
+  }, [description])
+  return (
+    <span data-part="file" style={{ display: 'block' }}>
+      {preview ? (
+        <img
+          src={preview}
+          alt={name}
+          data-part="file-preview"
+          style={{ display: 'block', maxInlineSize: '8rem', maxBlockSize: '6rem' }}
+        />
+      ) : null}
+      {name} ({sizeOf(size)}
+      {type ? `, ${type}` : ''})
+    </span>
+  )
+}
+
 function LongText({ text, labels }: { text: string; labels: ConfirmDialogLabels }) {
   const [whole, setWhole] = useState(false)
-  if (whole || text.length <= TEXT_LIMIT) return <>{text}</>
+  if (whole || text.length <= TEXT_LIMIT) return <AgentText text={text} />
   return (
     <>
-      {text.slice(0, TEXT_LIMIT)}…{' '}
+      <AgentText text={text.slice(0, TEXT_LIMIT)} />…{' '}
       <button type="button" data-part="more" onClick={() => setWhole(true)}>
         {labels.moreText(text.length - TEXT_LIMIT)}
       </button>

@@ -5,6 +5,7 @@
  */
 
 import type { FieldChange } from '@toolmark/core'
+import { isFileDescription } from '@toolmark/core/forms'
 
 /** One line of the values table. */
 export interface ValueRow {
@@ -39,7 +40,10 @@ export function inputLeaves(input: unknown): [path: string, value: unknown][] {
   const seen = new Set<object>()
   const walk = (value: unknown, path: string, depth: number) => {
     const container = isPlainObject(value) || Array.isArray(value)
-    if (!container || depth >= MAX_DEPTH || seen.has(value)) {
+    // A file (or a list of files) is one value: name, size and type read together.
+    const files =
+      isFileDescription(value) || (Array.isArray(value) && value.every(isFileDescription))
+    if (!container || files || depth >= MAX_DEPTH || seen.has(value)) {
       leaves.push([path, value])
       return
     }

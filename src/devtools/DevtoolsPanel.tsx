@@ -11,7 +11,7 @@ import { ConfirmationsTab } from './ConfirmationsTab'
 import { DEVTOOLS_ATTRIBUTE, devtoolsCss } from './devtoolsStyles'
 import { Tabs, type TabSpec } from './Tabs'
 import { ToolsTab } from './ToolsTab'
-import type { ToolmarkDevtoolsProps } from './ToolmarkDevtools'
+import type { ToolmarkDevtoolsProps } from './devtoolsProps'
 import { useManifest } from './useManifest'
 import { useAppColorScheme } from '../theme/useAppColorScheme'
 import { useDevtoolsHost } from './useDevtoolsHost'
@@ -138,6 +138,7 @@ export function DevtoolsPanel({
           >
             {tab === 'tools' ? (
               <ToolsTab
+                tm={tm}
                 manifest={manifest}
                 caller={caller}
                 onCallerChange={setCaller}

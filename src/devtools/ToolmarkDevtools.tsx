@@ -1,25 +1,13 @@
 'use client'
 import type { ReactElement } from 'react'
-import type { Toolmark } from '@toolmark/core'
 import { DevtoolsPanel } from './DevtoolsPanel'
+import type { ToolmarkDevtoolsProps } from './devtoolsProps'
+
+export type { ToolmarkDevtoolsProps } from './devtoolsProps'
 
 // Bundlers replace `process.env.NODE_ENV` with a string literal; declared here so the entry does
 // not depend on Node's types.
 declare const process: { env: { NODE_ENV?: string } }
-
-/** Props of {@link ToolmarkDevtools}. */
-export interface ToolmarkDevtoolsProps {
-  /** Whether the panel starts open. Default `false` (only the toggle button shows). */
-  initialIsOpen?: boolean
-  /** The corner the toggle and the panel sit in. Default `'bottom-right'`. */
-  position?: 'bottom-right' | 'bottom-left' | 'top-right' | 'top-left'
-  /** `'system'` follows `prefers-color-scheme` (default); `'light'` or `'dark'` force a theme. */
-  colorScheme?: 'system' | 'light' | 'dark'
-  /** How many calls the Activity tab keeps. Default `50`. */
-  activityLimit?: number
-  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
-  toolmark?: Toolmark
-}
 
 /**
  * A floating panel to see and try the registry's tools by hand: **Tools** lists the manifest per

@@ -7,14 +7,14 @@ import type { RegistrationRules } from '@toolmark/core/observers'
 import type { ScopeSlot } from '../ScopeContext'
 import {
   hintsFrom,
-  hintsOf,
+  comparableHints,
   latestLookups,
   optionFields,
   warnWithoutResolver,
   type AnyForm,
 } from './registrationParts'
 import { createRhfAdapter } from './rhfAdapter'
-import type { UseFormToolOptions } from './useFormTool'
+import type { UseFormToolOptions } from './formToolTypes'
 
 /** Everything `useFormTool` registers from: the latest of each, pushed after every render. */
 export interface FormDeclaration {
@@ -54,14 +54,15 @@ function formToolsChanged(registered: FormDeclaration, next: FormDeclaration): b
     !sameSchema(a.schema, b.schema, 'input') ||
     sensitiveKey(a.sensitive) !== sensitiveKey(b.sensitive) ||
     optionFields(a.options).join('\n') !== optionFields(b.options).join('\n') ||
-    hintsOf(a.hints) !== hintsOf(b.hints) ||
+    comparableHints(a.hints) !== comparableHints(b.hints) ||
     stepsOf(a) !== stepsOf(b) ||
+    JSON.stringify(a.files ?? {}) !== JSON.stringify(b.files ?? {}) ||
     (typeof a.submitSummary === 'function') !== (typeof b.submitSummary === 'function')
   )
 }
 
 /** Registers the form's tools; every callback reads the latest declaration from the registration. */
-function registerFormTools(
+function registerRhfFormTools(
   declaration: FormDeclaration,
   registration: { readonly current: FormDeclaration },
 ): { dispose(): void } {
@@ -90,12 +91,13 @@ function registerFormTools(
     title: options.title,
     schema: latestSchema(options.schema, () => latest().options.schema),
     sensitive: options.sensitive ? [...options.sensitive] : [],
+    ...(options.files ? { files: JSON.parse(JSON.stringify(options.files)) } : {}),
     options: lookups,
     submitSummary:
       typeof options.submitSummary === 'function'
         ? (values) => latest().options.submitSummary!(values as FieldValues)
         : undefined,
-    hints: hintsFrom(hintsOf(options.hints)),
+    hints: hintsFrom(comparableHints(options.hints)),
     scope: scope ? scope.acquire() : undefined,
     memory,
     ...(options.steps
@@ -114,5 +116,5 @@ function registerFormTools(
 /** When and how `useFormTool` registers its form's tools. */
 export const FORM_RULES: RegistrationRules<FormDeclaration> = {
   changed: formToolsChanged,
-  register: registerFormTools,
+  register: registerRhfFormTools,
 }

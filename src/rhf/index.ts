@@ -4,6 +4,8 @@ export { useWizardTool } from './useWizardTool'
 export type { UseFormToolOptions, UseFormToolResult } from './useFormTool'
 export type { UseWizardToolOptions, UseWizardToolStep } from './useWizardTool'
 export type {
+  FileDescription,
+  FileFieldRules,
   FillResult,
   FormOption,
   FormOptionsLookup,

@@ -40,7 +40,7 @@ export function latestLookups(
 }
 
 /** Hints as a comparable key: `undefined` (the default: consequential) differs from `{}` (none). */
-export const hintsOf = (hints: ToolHints | undefined): string | undefined =>
+export const comparableHints = (hints: ToolHints | undefined): string | undefined =>
   hints === undefined ? undefined : hintsKey(hints)
 
 /** The hints a key stands for (`{}` for the empty key), or `undefined` for the default. */

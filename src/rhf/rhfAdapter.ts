@@ -152,5 +152,22 @@ export function createRhfAdapter(
       collectFields(getForm().control._fields, out)
       return out
     },
+    fileValue(path, files, { multiple }) {
+      const fields: FormField[] = []
+      collectFields(getForm().control._fields, fields)
+      const element = fields.find((f) => f.path === path)?.element
+      // A registered <input type="file"> holds a FileList: react-hook-form writes it to the input.
+      if (isFileInput(element) && typeof DataTransfer !== 'undefined') {
+        const transfer = new DataTransfer()
+        for (const file of files) transfer.items.add(file)
+        return transfer.files
+      }
+      return multiple ? [...files] : (files[0] ?? null)
+    },
   }
 }
+
+const isFileInput = (element: unknown): element is HTMLInputElement =>
+  isElement(element) &&
+  element.tagName === 'INPUT' &&
+  element.getAttribute('type')?.toLowerCase() === 'file'

@@ -1,61 +1,16 @@
 'use client'
 import { useContext, useEffect, useMemo, useState } from 'react'
 import type { FieldValues, UseFormReturn } from 'react-hook-form'
-import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
 import { createFormMemory } from '@toolmark/core/forms'
-import type { FormOptionsLookup, FormStep, FormToolNames } from '@toolmark/core/forms'
 import { createRegistration } from '@toolmark/core/observers'
 import { useResolvedToolmark } from '../ToolmarkContext'
-import { ScopeContext, joinPath } from '../ScopeContext'
+import { ScopeContext, joinScopePath } from '../ScopeContext'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 import { FORM_RULES, type FormDeclaration } from './formRegistration'
 import { useFormToolResult } from './useFormToolResult'
+import type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
 
-/** Options of {@link useFormTool}. */
-export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransformedValues> {
-  /** Prefix of the tools' names: `ticket` registers `ticket.fill`, `ticket.submit`, `ticket.state`. */
-  name: string
-  /** What the form is for, for the model. */
-  description: string
-  /** For people: the confirmation dialog's title for a submit. */
-  title?: string
-  /** The schema the form's resolver uses (`zodResolver(schema)`); fills are validated with it. */
-  schema: StandardSchemaV1
-  /** Runs on submit with the resolver's output; its return value is the submit tool's `data`. */
-  onSubmit: (values: TTransformedValues) => unknown
-  /**
-   * Paths whose values are masked in results, confirmations and events (`'cards[].cvc'`).
-   * Password, one-time-code and card inputs are found on their own.
-   */
-  sensitive?: readonly string[]
-  /** Fields whose allowed values agents can look up with `<name>.options`. */
-  options?: Readonly<Record<string, FormOptionsLookup>>
-  /** The confirmation's one-liner for a submit. Default `Submit <title or name>`. */
-  submitSummary?: (values: TFieldValues) => string
-  /** Hints of `<name>.submit`. Default `{ consequential: true }`: a person confirms. */
-  hints?: ToolHints
-  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
-  toolmark?: Toolmark
-  /**
-   * Serves the form as a wizard: the fields each step shows (every field in one step). One fill
-   * then takes every step's values at once, keyed by step id: `{ values: { who: { email } } }`.
-   * Render the returned `step`; it follows the agent.
-   */
-  steps?: readonly FormStep[]
-  /**
-   * Called when a fill, an undo or an invalid submit moves a wizard to another step (the first
-   * with an issue, else the last), for apps that keep the step elsewhere (a route).
-   */
-  onStepChange?: (stepId: string) => void
-}
-
-/** What {@link useFormTool} returns: the tools' full names and, for a wizard, its visible step. */
-export interface UseFormToolResult extends FormToolNames {
-  /** The step to show: the first until the agent or `setStep` moves it; undefined without steps. */
-  step: string | undefined
-  /** Shows a step (the wizard's Next and Back buttons). */
-  setStep: (stepId: string) => void
-}
+export type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
 
 /**
  * Serves a react-hook-form form to agents while the component is mounted: `<name>.fill` writes
@@ -134,7 +89,7 @@ export function useFormTool<
   })
   useEffect(() => registration.start(), [registration])
 
-  const base = joinPath(scope?.path ?? '', options.name)
+  const base = joinScopePath(scope?.path ?? '', options.name)
   const hasOptions = Object.values(options.options ?? {}).some((v) => typeof v === 'function')
   return useFormToolResult(
     base,

@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import type { UseFormToolResult } from './useFormTool'
+import type { UseFormToolResult } from './formToolTypes'
 
 /**
  * What `useFormTool` and `useWizardTool` return: the form's tool names under `base`, the step to

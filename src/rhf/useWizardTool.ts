@@ -1,57 +1,16 @@
 'use client'
 import { useContext, useEffect, useMemo, useRef, useState } from 'react'
-import type { UseFormReturn } from 'react-hook-form'
-import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
 import { createFormMemory } from '@toolmark/core/forms'
-import type { FormOptionsLookup } from '@toolmark/core/forms'
 import { createRegistration } from '@toolmark/core/observers'
 import { useResolvedToolmark } from '../ToolmarkContext'
-import { ScopeContext, joinPath } from '../ScopeContext'
+import { ScopeContext, joinScopePath } from '../ScopeContext'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
-import type { UseFormToolResult } from './useFormTool'
+import type { UseFormToolResult } from './formToolTypes'
 import { useFormToolResult } from './useFormToolResult'
 import { WIZARD_RULES, type WizardDeclaration } from './wizardRegistration'
+import type { UseWizardToolOptions } from './wizardToolTypes'
 
-/** A step of {@link useWizardTool}: a `useForm` of its own. */
-export interface UseWizardToolStep {
-  /** Names the step in the fill's input (`values.who.email`): letters, digits, `_` or `-`. */
-  id: string
-  /** For people and the model (`Who needs access`). */
-  title?: string
-  /** The step's form, from `useForm` in the component that renders the wizard. */
-  form: UseFormReturn<any, any, any>
-  /** The schema the step form's resolver uses. */
-  schema: StandardSchemaV1
-  /** Paths of the step's form whose values are masked (`'password'`). */
-  sensitive?: readonly string[]
-  /** Fields of the step whose allowed values agents can look up with `<name>.options`. */
-  options?: Readonly<Record<string, FormOptionsLookup>>
-}
-
-/** Options of {@link useWizardTool}. */
-export interface UseWizardToolOptions<TValues = Record<string, any>> {
-  /** Prefix of the tools' names: `access` registers `access.fill`, `access.submit`, … */
-  name: string
-  /** What the wizard is for, for the model. */
-  description: string
-  /** For people: the confirmation dialog's title for a submit. */
-  title?: string
-  /** The steps, in the order a person goes through them. */
-  steps: readonly UseWizardToolStep[]
-  /**
-   * Runs once every step is valid, with each step's resolver output under its id
-   * (`{ who: {…}, system: {…} }`); its return value is the submit tool's `data`.
-   */
-  onSubmit: (values: TValues) => unknown
-  /** The confirmation's one-liner for a submit. Default `Submit <title or name>`. */
-  submitSummary?: (values: TValues) => string
-  /** Hints of `<name>.submit`. Default `{ consequential: true }`: a person confirms. */
-  hints?: ToolHints
-  /** Called when a fill, an undo or an invalid submit moves the wizard to another step. */
-  onStepChange?: (stepId: string) => void
-  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
-  toolmark?: Toolmark
-}
+export type { UseWizardToolOptions, UseWizardToolStep } from './wizardToolTypes'
 
 /** The same array as last time while its items are the same. */
 function useSameItems<T>(items: T[]): T[] {
@@ -117,7 +76,7 @@ export function useWizardTool<TValues = Record<string, any>>(
     Object.values(s.options ?? {}).some((lookup) => typeof lookup === 'function'),
   )
   return useFormToolResult(
-    joinPath(scope?.path ?? '', options.name),
+    joinScopePath(scope?.path ?? '', options.name),
     hasOptions,
     options.steps.map((s) => s.id),
     step,

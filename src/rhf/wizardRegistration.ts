@@ -6,14 +6,14 @@ import type { RegistrationRules } from '@toolmark/core/observers'
 import type { ScopeSlot } from '../ScopeContext'
 import {
   hintsFrom,
-  hintsOf,
+  comparableHints,
   latestLookups,
   optionFields,
   warnWithoutResolver,
   type AnyForm,
 } from './registrationParts'
 import { createRhfAdapter } from './rhfAdapter'
-import type { UseWizardToolOptions } from './useWizardTool'
+import type { UseWizardToolOptions } from './wizardToolTypes'
 
 /** Everything `useWizardTool` registers from: the latest of each, pushed after every render. */
 export interface WizardDeclaration {
@@ -58,7 +58,7 @@ function wizardToolsChanged(registered: WizardDeclaration, next: WizardDeclarati
     a.description !== b.description ||
     a.title !== b.title ||
     stepsKey(a) !== stepsKey(b) ||
-    hintsOf(a.hints) !== hintsOf(b.hints) ||
+    comparableHints(a.hints) !== comparableHints(b.hints) ||
     (typeof a.submitSummary === 'function') !== (typeof b.submitSummary === 'function')
   )
 }
@@ -107,7 +107,7 @@ function registerWizardTools(
       typeof options.submitSummary === 'function'
         ? (values) => latest().submitSummary!(values)
         : undefined,
-    hints: hintsFrom(hintsOf(options.hints)),
+    hints: hintsFrom(comparableHints(options.hints)),
     scope: scope ? scope.acquire() : undefined,
     memory,
     // Follows the agent: shows the step a fill leads to, then tells the app.

@@ -4,8 +4,8 @@
  *
  *   node scripts/emit-protocol-schemas.mjs [outDir]
  *
- * Run from packages/core after `vite build`: it reads the built `dist/protocol.js` and writes
- * `dist/protocol/<type>.json` (one per message), `to-page.json` and `to-agent.json` (one per
+ * Run from packages/core after `vite build`: it reads the built `dist/protocol/index.js` and writes
+ * `dist/schemas/<type>.json` (one per message), `to-page.json` and `to-agent.json` (one per
  * direction). The schemas themselves live in `src/protocol/schemas.ts`.
  */
 import { mkdir, writeFile } from 'node:fs/promises'
@@ -39,7 +39,7 @@ const isMain =
   process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href
 if (isMain) {
   const dist = fileURLToPath(new URL('../dist/', import.meta.url))
-  const built = path.join(dist, 'protocol.js')
+  const built = path.join(dist, 'protocol/index.js')
   let schemas
   try {
     schemas = await import(pathToFileURL(built).href)
@@ -48,7 +48,7 @@ if (isMain) {
     console.error(cause)
     process.exit(1)
   }
-  const outDir = path.resolve(process.argv[2] ?? path.join(dist, 'protocol'))
+  const outDir = path.resolve(process.argv[2] ?? path.join(dist, 'schemas'))
   const written = await emitProtocolSchemas(schemas, outDir)
   console.log(`emit-protocol-schemas: wrote ${written.length} schemas to ${outDir}`)
 }

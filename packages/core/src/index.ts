@@ -1,9 +1,14 @@
-export { createToolmark, DEFAULT_LIMITS, reportError } from './registry/createToolmark'
+export { createToolmark } from './registry/createToolmark'
+export { DEFAULT_LIMITS } from './registry/options'
+export { reportError } from './events/reportError'
 export { ok, invalid, refuse, cancelled, errorResult, isToolResult } from './call/results'
 export { toLlmName, isToolName } from './registry/names'
 export { REDACTED } from './redaction/redact'
 export { CALLERS } from './types'
 export type {
+  Approval,
+  ApprovedBy,
+  ApproveOptions,
   CallEvent,
   Caller,
   CallerPolicy,
@@ -45,7 +50,12 @@ export type {
   ToolmarkEvents,
   ToolmarkEventType,
   ToolmarkOptions,
+  FilesOptions,
   ToolResult,
   ToolStatus,
   UndoEvent,
+  Verification,
+  VerificationRequest,
+  Verifier,
+  VerifyOptions,
 } from './types'

@@ -98,6 +98,7 @@ export type RefusedCode =
   | 'undo_unavailable'
   | 'confirmation_expired'
   | 'file_rejected'
+  | 'verification_failed'
 
 // ---------------------------------------------------------------------------------------------
 // Tools
@@ -139,6 +140,12 @@ export interface ToolContext {
   }): Promise<{ approved: boolean; reason?: string }>
   /** Reports progress to listeners (activity log, bridge `progress`). */
   progress(p: { done: number; total?: number; message?: string }): void
+  /**
+   * How a person approved this run, when it needed a confirmation: `verified` carries the
+   * WebAuthn assertion for the app's server to verify again before it changes anything.
+   * `undefined` when nobody was asked (a `human` call, a read-only tool).
+   */
+  readonly approval: Approval | undefined
 }
 
 /** What `check` receives besides its input. */
@@ -182,6 +189,12 @@ export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
   sensitive?: string[] | (() => readonly string[])
   /** Deadline for one run in ms (default `limits.callTimeoutMs`). */
   timeoutMs?: number
+  /**
+   * Approvals of this tool need step-up verification: the person's passkey through the registry's
+   * `confirm.verifier`, not just a click any script could make. Without a verifier the tool is
+   * hidden from callers that would need a confirmation (`not_allowed`).
+   */
+  verify?: boolean
   /**
    * What a confirmation shows for this input, beyond `summary`: the `changes` it will make, and
    * `isStale()`, checked at approval time (true → `refused stale`, the tool does not run).
@@ -235,6 +248,11 @@ export interface ManifestEntry {
   signature?: string
   /** The input JSON Schema (only with `detail: 'full'`). */
   inputSchema?: JsonSchema
+  /**
+   * The output JSON Schema (only with `detail: 'full'`): what `data` of an `ok` result looks
+   * like, from the `output` schema's Standard JSON Schema when it has one.
+   */
+  outputSchema?: JsonSchema
 }
 
 /** A snapshot of the tools one caller can see, sorted by name. */
@@ -250,6 +268,8 @@ export interface Manifest {
 /** Per-caller rules. `allow` replaces the caller's default classes; deny wins over allow. */
 export interface CallerPolicy {
   allow?: ToolClass[]
+  /** Classes whose approvals for this caller need step-up verification (`confirm.verifier`). */
+  verify?: Array<'destructive' | 'consequential'>
   tools?: { allow?: string[]; deny?: string[] }
   rateLimit?: { calls: number; perMs: number }
 }
@@ -298,16 +318,120 @@ export interface ToolmarkOptions {
    */
   dev?: boolean
   policy?: Policy
-  /** Confirmation mode for `inapp` (default deferred) and `test` (default deferred). */
-  confirm?: { inapp?: ConfirmMode; test?: ConfirmMode }
+  /**
+   * Confirmation mode for `inapp` (default deferred) and `test` (default deferred), and step-up
+   * verification: `verifier` asks the person (say, `passkeyVerifier()` from
+   * `@toolmark/core/passkey`) when a tool's `verify` or `policy[caller].verify` says so.
+   */
+  confirm?: { inapp?: ConfirmMode; test?: ConfirmMode } & VerifyOptions
   limits?: Partial<Limits>
   /** Converts a schema without Standard JSON Schema into JSON Schema. */
   jsonSchema?: (schema: StandardSchemaV1) => JsonSchema | undefined
+  /** How form fills get files; without it, file fields cannot be filled. */
+  files?: FilesOptions
+}
+
+/**
+ * How form fills get files (DESIGN §4): `{ ref }` values are resolved by the app, `{ url }`
+ * values are fetched only from `allowOrigins`. Every file is checked against its field's rules.
+ */
+export interface FilesOptions {
+  /**
+   * Turns a `{ ref }` (a file the person gave the chat, an upload id) into a `Blob` or `File`;
+   * `undefined`, `null` or a throw rejects it. Without it, fills take no `{ ref }`.
+   */
+  resolve?(
+    ref: string,
+    options: { signal: AbortSignal },
+  ): Blob | null | undefined | Promise<Blob | null | undefined>
+  /**
+   * Exact origins (`https://files.example.com`) a `{ url }` may be fetched from: `https:`, or
+   * `http:` on a loopback host. Default none: fills take no `{ url }`.
+   */
+  allowOrigins?: readonly string[]
+  /** Largest file in bytes, whatever a field allows (default 10 MiB). */
+  maxBytes?: number
+  /** Deadline of resolving or fetching one fill's files, in ms (default 30 000). */
+  timeoutMs?: number
 }
 
 // ---------------------------------------------------------------------------------------------
 // Confirmations
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * Who approved: `dialog` (a presenter's Approve button), `api` (`approve()` called from anywhere
+ * else) or `verified` (the person's passkey, checked). `dialog` and `api` are labels for the log:
+ * any script on the page can press a button; only `verified` is proof of a person.
+ */
+export type ApprovedBy = 'dialog' | 'api' | 'verified'
+
+/** How a confirmation was approved, as the run (`ctx.approval`) and the `confirm` event see it. */
+export interface Approval {
+  by: ApprovedBy
+  /** The checked WebAuthn assertion, when `by` is `verified`. */
+  assertion?: Verification
+  /**
+   * With `assertion`: the confirmation and its expiry, which the signed challenge covers with the
+   * tool and the input (`approvalChallenge` from `@toolmark/core/passkey` recomputes it).
+   */
+  confirmId?: string
+  expiresAt?: number
+}
+
+/**
+ * A WebAuthn assertion in its standard JSON form (what `PublicKeyCredential.toJSON()` gives),
+ * binary members base64url: a server hands it to any WebAuthn library as it is.
+ */
+export interface Verification {
+  id: string
+  rawId: string
+  type: 'public-key'
+  response: {
+    clientDataJSON: string
+    authenticatorData: string
+    signature: string
+    userHandle?: string | null
+  }
+  clientExtensionResults: Record<string, unknown>
+  authenticatorAttachment?: string | null
+}
+
+/** What the registry's verifier is asked for one approval. */
+export interface VerificationRequest {
+  confirmId: string
+  tool: string
+  title?: string
+  caller: Caller
+  summary: string
+  /**
+   * base64url SHA-256 over a canonical encoding of the confirmation id, the tool, the exact input
+   * that will run (after any edit) and the expiry: the WebAuthn challenge to sign.
+   */
+  challenge: string
+  expiresAt: number
+  /** Aborted when the confirmation ends meanwhile (expired, withdrawn): close the prompt. */
+  signal: AbortSignal
+}
+
+/**
+ * Asks the person to verify an approval (say, with a passkey); resolves with the assertion, or
+ * `undefined` when declined. Core checks what it gives against the request's challenge.
+ */
+export type Verifier = (request: VerificationRequest) => Promise<Verification | undefined>
+
+/** Step-up verification of approvals. */
+export interface VerifyOptions {
+  /** Asks the person; without one, tools whose approvals need it are hidden (`not_allowed`). */
+  verifier?: Verifier
+  /**
+   * The origin assertions must come from (their `clientDataJSON.origin`). Default: the page's
+   * `location.origin`; where there is none (Node), verification fails closed without it.
+   */
+  origin?: string
+  /** The WebAuthn relying party id whose hash the authenticator data must carry (default: the origin's host). */
+  rpId?: string
+}
 
 /** One pending confirmation. `input` and `changes` are redacted. */
 export interface ConfirmationEntry {
@@ -326,6 +450,16 @@ export interface ConfirmationEntry {
   hints: ToolHints
   createdAt: number
   expiresAt: number
+  /** True when approving asks for the person's verification (a passkey), not just a click. */
+  verify?: boolean
+}
+
+/** Options of `tm.confirmations.approve`. */
+export interface ApproveOptions {
+  /** The input to run instead of the one asked (validated first). */
+  input?: unknown
+  /** `'dialog'` when a presenter's Approve button answers; default `'api'`. */
+  by?: 'dialog'
 }
 
 /** The shared confirmation store, `tm.confirmations`. */
@@ -335,11 +469,16 @@ export interface ConfirmationStore {
   get(id: string): ConfirmationEntry | undefined
   /** Notified after every change; returns an unsubscribe. */
   subscribe(listener: () => void): () => void
-  /** Approves and runs the tool as `human`; resolves with the tool's result. */
-  approve(id: string, options?: { input?: unknown }): Promise<ToolResult>
+  /**
+   * Approves and runs the tool as `human`; resolves with the tool's result. `input` replaces the
+   * input (validated; invalid → the entry stays pending). `by` set to `'dialog'` labels an answer from a
+   * presenter (default `api`). An entry that needs verification asks the registry's verifier
+   * first, whoever calls: declined or not matching → `refused verification_failed`, still pending.
+   */
+  approve(id: string, options?: ApproveOptions): Promise<ToolResult>
   /** Rejects; the call ends `cancelled operator`. */
   reject(id: string, reason?: string): Promise<ToolResult>
-  approveAll(): Promise<ToolResult[]>
+  approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
   rejectAll(reason?: string): Promise<ToolResult[]>
   /** Marks a visible presenter (dialog) as mounted; returns a detach. */
   attachPresenter(): () => void
@@ -377,6 +516,8 @@ export interface ConfirmEvent {
   type: 'requested' | 'approved' | 'rejected' | 'expired'
   entry: ConfirmationEntry
   result?: ToolResult
+  /** Who approved (`approved` only). */
+  by?: ApprovedBy
 }
 export interface UndoEvent {
   callId: string
@@ -457,6 +598,8 @@ export interface Toolmark {
   readonly clientId: string
   readonly dev: boolean
   readonly limits: Readonly<Limits>
+  /** How form fills get files (`createToolmark({ files })`); undefined when not configured. */
+  readonly files?: Readonly<FilesOptions>
   /** The current manifest revision. */
   readonly rev: number
   /**
@@ -483,6 +626,12 @@ export interface Toolmark {
   undo(callId: string): Promise<ToolResult>
   /** Whether `tm.undo(callId)` would run something. */
   canUndo(callId: string): boolean
+  /**
+   * Whether approving this tool's calls from `caller` (default `inapp`) asks for the person's
+   * verification (a passkey): its `verify`, or `policy[caller].verify`. False for unknown tools
+   * and for calls that need no confirmation.
+   */
+  verifies(name: string, options?: { caller?: Caller }): boolean
   /** Stop: cancels every in-flight agent call (`cancelled operator` by default). */
   cancelAll(options?: { by?: CancelledBy }): void
   /** Replaces the policy; bumps `rev`. */

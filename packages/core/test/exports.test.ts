@@ -1,5 +1,9 @@
 import * as core from '../src/index'
+import * as agUi from '../src/ag-ui'
 import * as observers from '../src/observers'
+import * as lint from '../src/lint'
+import * as otel from '../src/otel'
+import * as passkey from '../src/passkey'
 import * as testing from '../src/testing'
 
 describe('public entry points', () => {
@@ -23,11 +27,30 @@ describe('public entry points', () => {
     )
   })
 
+  it('exports exactly these runtime values from @toolmark/core/ag-ui', () => {
+    expect(Object.keys(agUi).sort()).toEqual([
+      'AG_UI_APPROVAL_REASON',
+      'AG_UI_APPROVAL_SCHEMA',
+      'AG_UI_METADATA_KEY',
+      'agUiTools',
+      'createAgUiSession',
+    ])
+  })
+
   it('exports exactly these runtime values from @toolmark/core/testing', () => {
     expect(Object.keys(testing).sort()).toEqual([
+      'RECORDING_VERSION',
+      'ReplayError',
+      'TEST_HOOK_GLOBAL',
       'createRecordingModelContext',
       'createScriptedAgent',
       'createTestToolmark',
+      'installTestHook',
+      'pageTools',
+      'recordSession',
+      'replaySession',
+      'toolmarkFixtures',
+      'toolmarkMatchers',
     ])
   })
 
@@ -50,6 +73,30 @@ describe('public entry points', () => {
         'sensitiveKey',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/passkey', () => {
+    expect(Object.keys(passkey).sort()).toEqual([
+      'approvalChallenge',
+      'canonicalJson',
+      'checkAssertion',
+      'passkeyVerifier',
+      'registerPasskey',
+    ])
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/lint', () => {
+    expect(Object.keys(lint).sort()).toEqual([
+      'LINT_RULES',
+      'LINT_RULE_IDS',
+      'LintInputError',
+      'lintManifest',
+      'lintManifestOf',
+    ])
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/otel', () => {
+    expect(Object.keys(otel).sort()).toEqual(['otel'])
   })
 
   it('exports the five result helpers of the seed as functions', () => {

@@ -32,7 +32,8 @@ export type {
   PageToolsOptions,
 } from './pageToolTypes'
 export { renderSummary } from './renderSummary'
-export { jsonSchemaCheck } from '../schema/jsonSchemaCheck'
+export { PAGE_TEXT_NOTE, fencePageText } from './pageText'
+export { CLIENT_SCHEMA_CHECK, jsonSchemaCheck } from '../schema/jsonSchemaCheck'
 export type { JsonSchemaCheck, JsonSchemaCheckOptions } from '../schema/jsonSchemaCheck'
 export { createInPageChannel } from '../bridge/createInPageChannel'
 export type { InPageChannel } from '../bridge/createInPageChannel'

@@ -18,6 +18,7 @@ import type {
   PageToolExecute,
   PageToolsOptions,
 } from './pageToolTypes'
+import { PAGE_TEXT_CLOSE, PAGE_TEXT_NOTE, PAGE_TEXT_OPEN, defusePageText } from './pageText'
 import { renderSummary } from './renderSummary'
 import { invalidArgs, parseArgs } from './toolArgs'
 
@@ -177,7 +178,10 @@ export function pageTools(client: PageClient, options: PageToolsOptions): unknow
   const manifest = () => (clientId === undefined ? client.manifest : client.manifests.get(clientId))
   const awaited = options.awaitConfirmation !== undefined && options.awaitConfirmation !== false
   const callHeader = header(awaited)
-  const callDescription = () => `${callHeader}\n${renderSummary(manifest())}`
+  // The list is the page's own words: fenced, so no description speaks as this system.
+  const callDescription = () =>
+    `${callHeader}\n${PAGE_TEXT_NOTE}\n${PAGE_TEXT_OPEN}\n` +
+    `${defusePageText(renderSummary(manifest()))}\n${PAGE_TEXT_CLOSE}`
 
   /** Models sometimes answer with the `llmName`; map it back to the tool's full name. */
   const resolveName = (tool: string) =>

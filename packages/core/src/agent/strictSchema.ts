@@ -1,5 +1,5 @@
 import { defineOwn, isObject } from '../base/guards'
-import { jsonSchemaCheck } from '../schema/jsonSchemaCheck'
+import { CLIENT_SCHEMA_CHECK, jsonSchemaCheck } from '../schema/jsonSchemaCheck'
 import type { JsonSchemaCheck } from '../schema/jsonSchemaCheck'
 import type { JsonSchema } from '../types'
 
@@ -247,7 +247,7 @@ export function restoreOptionals(schema: JsonSchema, value: unknown): unknown {
   const issues = (branch: unknown, candidate: unknown) => {
     let check = checks.get(branch)
     if (!check) {
-      check = jsonSchemaCheck(branch as JsonSchema, { root })
+      check = jsonSchemaCheck(branch as JsonSchema, { ...CLIENT_SCHEMA_CHECK, root })
       checks.set(branch, check)
     }
     return check(candidate).length

@@ -6,7 +6,6 @@ import type { ChatTool, ChatToolList } from './chatToolList'
 import { markUntrusted } from './markUntrusted'
 import { DEFAULT_CHAT_TOOL_LIST_LIMITS, validateChatToolList } from './validateChatToolList'
 import type { ChatToolListLimits } from './validateChatToolList'
-import { withoutPatterns } from './withoutPatterns'
 
 /** JSON data, as the SDK's tool outputs are typed. */
 export type AiSdkJsonValue =
@@ -57,7 +56,7 @@ const FREE_FORM: JsonSchema = Object.freeze({ type: 'object' })
  * Turns the page's posted tool list (from `readToolmarkTools`) into AI SDK tools **without
  * `execute`**: client-side tools, which `useToolmarkChat` runs in the person's tab. Each is keyed
  * by its `llmName`, described with what its hints mean, and checked with a `validate` built from
- * its schema (without the client's regular expressions), so bad arguments go back to the model as
+ * its schema (never running the client's regular expressions, bounded by work), so bad arguments go back to the model as
  * `AI_InvalidToolInputError` and never reach the browser. Results of `untrustedContent` tools are
  * marked in what the model reads (`toModelOutput`; pass the same tools to
  * `convertToModelMessages`). The list is checked again here; one that is not valid throws a
@@ -94,7 +93,7 @@ export function toolsFromManifest<TSchema>(
     const spec: AiSdkClientToolSpec<TSchema> = {
       description: describeChatTool(entry),
       inputSchema: options.jsonSchema(schema, {
-        validate: aiSdkValidate(withoutPatterns(schema)),
+        validate: aiSdkValidate(schema),
       }),
     }
     if (entry.hints.untrustedContent) {

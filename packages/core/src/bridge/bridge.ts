@@ -1,4 +1,4 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import { decodeMessage } from '../protocol/decodeMessage'
 import { encodeMessage } from '../protocol/encodeMessage'
 import { PROTOCOL_VERSION } from '../protocol/messages'

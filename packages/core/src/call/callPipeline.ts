@@ -1,5 +1,6 @@
-import { Call, CallList } from './call'
+import { Call, CallList, type Waited } from './call'
 import { createConfirmFlow, type Prepared } from '../confirmations/confirmFlow'
+import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import { isAbortSignal, isCaller, isObject, isThenable } from '../base/guards'
 import { now, randomId } from '../base/ids'
 import { nameLabel } from '../registry/names'
@@ -8,7 +9,7 @@ import { compileSensitive, redactValue } from '../redaction/redact'
 import { cancelled, deepFreeze, refuse, toolFailed } from './results'
 import type { Access, RegistryInternals, ToolRecord } from '../registry/toolRecord'
 import { createToolSteps } from './toolSteps'
-import type { Caller, CallOptions, CancelledBy, ToolResult } from '../types'
+import type { Approval, Caller, CallOptions, CancelledBy, ToolResult } from '../types'
 import type { UndoJournal } from '../undo/undoJournal'
 import { validateInput, type Checked } from './validateInput'
 
@@ -36,10 +37,11 @@ const WITHDRAWN = deepFreeze(cancelled('policy'))
 export function createCallPipeline(
   internals: RegistryInternals,
   journal: UndoJournal,
+  confirmations: InternalConfirmationStore,
 ): CallPipeline {
   const { events } = internals
   const calls = new CallList()
-  const confirmFlow = createConfirmFlow(internals)
+  const confirmFlow = createConfirmFlow(internals, confirmations)
   const steps = createToolSteps(internals, {
     ask: confirmFlow.ask,
     registerUndo: journal.register,
@@ -127,13 +129,13 @@ export function createCallPipeline(
   /** 8–9. The run, in the slot, and its one result (a promise of it never rejects). */
   function runStep(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
     const out = steps.run(call, value)
-    // A run's synchronous result is normalized already (a later one may be the pipeline's own).
+    // A run's result is normalized already, so settling it only sees that it is frozen.
     return isThenable(out)
       ? out.then(
           (r) => call.settle(r),
           (cause: unknown) => failed(call, cause),
         )
-      : call.end(out)
+      : call.settle(out)
   }
 
   /**
@@ -142,24 +144,22 @@ export function createCallPipeline(
    */
   function confirm(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
     const access = internals.access(call.record, call.caller)
-    if (access === 'no_presenter') {
-      return call.settle(
-        refuse(
-          'not_allowed',
-          `"${call.record.name}" needs a person's confirmation and no one can see it now`,
-        ),
-      )
+    if (access === 'no_presenter' || access === 'no_verifier') {
+      return call.settle(refusal(call, access)!)
     }
     if (access !== 'ok') return call.settle(WITHDRAWN)
     const prepared = confirmFlow.prepare(call, value)
     if ('result' in prepared) return call.settle(prepared.result)
     if (internals.confirmMode(call.caller) === 'deferred') {
-      const asked = confirmFlow.defer(call, value, prepared, (input) =>
-        runApproved(call, input, prepared),
+      const asked = confirmFlow.defer(call, value, prepared, (input, approval) =>
+        runApproved(call, input, prepared, approval),
       )
       return call.settle(asked)
     }
-    return confirmFlow.inline(call, value, prepared, (input) => guarded(call, input, prepared))
+    return confirmFlow.inline(call, value, prepared, (input, approval) => {
+      call.approval = approval
+      return guarded(call, input, prepared)
+    })
   }
 
   /** The approved run's turn, as a promise that never rejects. */
@@ -177,9 +177,15 @@ export function createCallPipeline(
    * An approved deferred confirmation: a call of its own (same id), acting as `human`, that
    * takes its turn ahead of calls that have not started.
    */
-  function runApproved(origin: Call, input: unknown, prepared: Prepared): Promise<ToolResult> {
+  function runApproved(
+    origin: Call,
+    input: unknown,
+    prepared: Prepared,
+    approval: Approval,
+  ): Promise<ToolResult> {
     const started = events.has('result') ? now() : undefined
     const call = new Call(internals, origin.record, origin.caller, 'human', origin.callId, started)
+    call.approval = approval
     calls.add(call)
     if (internals.access(call.record, 'human') !== 'ok') {
       return Promise.resolve(call.settle(WITHDRAWN))
@@ -200,7 +206,7 @@ export function createCallPipeline(
 
   // --- steps 1–4 -----------------------------------------------------------------------------
 
-  /** A call refused before it had a tool and a known caller: it never gets a `Call`. */
+  /** A call refused before it had a tool and a known caller: it never gets a `Call` object. */
   function refusedEarly(
     result: ToolResult,
     callId: string | undefined,
@@ -208,18 +214,7 @@ export function createCallPipeline(
     caller: Caller,
     started: number | undefined,
   ): Promise<ToolResult> {
-    // Built here, fresh and plain: freezing is enough.
-    const final = deepFreeze(result)
-    if (events.has('result')) {
-      events.emit('result', {
-        callId: callId ?? randomId('call_'),
-        tool,
-        caller,
-        result: final,
-        durationMs: started === undefined ? 0 : now() - started,
-      })
-    }
-    return Promise.resolve(final)
+    return Promise.resolve(Call.refuseEarly(internals, result, callId, tool, caller, started))
   }
 
   /**
@@ -310,31 +305,22 @@ export function createCallPipeline(
     }
   }
 
-  /**
-   * The rest of the call, one hop after `tm.call`. The call itself travels through the promise,
-   * carrying what validation gave, so the hop needs no closure (the call has no `then`).
-   */
+  /** The rest of the call, one hop after `tm.call`. */
   function hop(call: Call, checked: Checked): Promise<ToolResult> {
-    call.checked = checked
-    return Promise.resolve(call).then(afterHop)
-  }
-
-  function afterHop(call: Call): ToolResult | Promise<ToolResult> {
-    const checked = call.checked!
-    call.checked = undefined
-    return proceed(call, checked)
+    return Promise.resolve(checked).then((c) => proceed(call, c))
   }
 
   /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */
   function validating(call: Call, checking: Promise<Checked>): Promise<ToolResult> {
-    call.deadline.start()
-    return new Promise<Checked>((resolve) => {
-      call.onAbort((by) => resolve({ result: cancelled(by) }))
-      void checking.then((checked) => {
-        call.onAbort(undefined)
-        resolve(checked)
-      })
-    }).then((checked) => proceed(call, checked))
+    return new Promise<Waited<Checked>>((resolve) =>
+      call.wait(checking, 'validation', resolve),
+    ).then((w) =>
+      'stopped' in w
+        ? proceed(call, { result: cancelled(w.stopped) })
+        : 'error' in w
+          ? failed(call, w.error)
+          : proceed(call, w.value),
+    )
   }
 
   /** Step 3 for a visible tool: policy and the rate limit. */
@@ -347,6 +333,12 @@ export function createCallPipeline(
       return refuse(
         'not_allowed',
         `"${record.name}" needs a person's confirmation and no one can see it now`,
+      )
+    }
+    if (access === 'no_verifier') {
+      return refuse(
+        'not_allowed',
+        `"${record.name}" needs a person's verified approval and this page has no verifier`,
       )
     }
     const rateLimit = internals.policyOf(caller).rateLimit

@@ -1,10 +1,10 @@
 import type { CancelledBy } from '../types'
 
-/** Who asks for a scope's slot: a call, which can say why it was aborted while it waited. */
-export interface QueueHolder {
-  /** Resolves with the reason once the call is aborted; read only if the call has to wait. */
-  readonly aborted: Promise<CancelledBy>
-}
+/** Who asks for a scope's slot (a call): only its identity matters to the queue. */
+export type QueueHolder = object
+
+/** Resolves with the reason once the holder is aborted; asked only if it has to wait. */
+export type WhenAborted = () => PromiseLike<CancelledBy>
 
 /**
  * One scope's queue: a single slot and two lines of calls waiting for it. Calls of one scope take
@@ -18,12 +18,13 @@ export interface ScopeQueue {
   /**
    * Asks for the slot: `true` at once when it is free; `'busy'` when `limit` calls already wait in
    * the ordinary line (never for `approved`); else a promise of the slot (`true`), or of the reason
-   * `holder.aborted` gave while waiting.
+   * `whenAborted` gave while waiting (a holder that cannot be aborted passes none).
    */
   enter(
     holder: QueueHolder,
     limit: number,
     approved?: boolean,
+    whenAborted?: WhenAborted,
   ): true | 'busy' | Promise<true | CancelledBy>
   /** Gives the slot back; does nothing unless `holder` holds it, so it is idempotent. */
   release(holder: QueueHolder): void
@@ -32,10 +33,7 @@ export interface ScopeQueue {
 /** A waiting call's wake-up: hands it the slot. */
 type Wake = () => void
 
-/**
- * The queue as a class with a fixed shape: a call into a free scope and back out reads a few
- * fields and calls no array method.
- */
+/** One slot, and the two lines waiting for it: approved runs first, then every other call. */
 class Queue implements ScopeQueue {
   #holder: QueueHolder | undefined = undefined
   readonly #approvedLine: Wake[] = []
@@ -49,6 +47,7 @@ class Queue implements ScopeQueue {
     next: QueueHolder,
     limit: number,
     approved = false,
+    whenAborted?: WhenAborted,
   ): true | 'busy' | Promise<true | CancelledBy> {
     // The holder itself, not a closure per call, is the ticket: entering and leaving a free
     // scope allocates nothing.
@@ -66,7 +65,7 @@ class Queue implements ScopeQueue {
         resolve(true)
       }
       own.push(wake)
-      void next.aborted.then((by) => {
+      void whenAborted?.().then((by) => {
         if (settled) return
         settled = true
         const at = own.indexOf(wake)
@@ -80,12 +79,7 @@ class Queue implements ScopeQueue {
     if (this.#holder !== current) return
     this.#holder = undefined
     // Hand the slot straight to the next in line, so nothing can jump the queue in between.
-    const wake =
-      this.#approvedLine.length > 0
-        ? this.#approvedLine.shift()
-        : this.#line.length > 0
-          ? this.#line.shift()
-          : undefined
+    const wake = this.#approvedLine.shift() ?? this.#line.shift()
     wake?.()
   }
 }

@@ -1,6 +1,6 @@
-import type { Call } from './call'
+import type { Call, Waited } from './call'
 import type { ConfirmAnswer } from '../confirmations/confirmFlow'
-import { isObject, isThenable, unref } from '../base/guards'
+import { isObject, isThenable } from '../base/guards'
 import { NODE_ENV_READABLE } from '../base/nodeEnv'
 import { cancelled, toolFailed } from './results'
 import { validateWith } from '../schema/standardSchema'
@@ -57,6 +57,9 @@ class RunContext implements ToolContext {
   }
   get progress(): ToolContext['progress'] {
     return (this.#progress ??= (p) => reportProgress(this.#call, p))
+  }
+  get approval(): ToolContext['approval'] {
+    return this.#call.approval
   }
 }
 
@@ -121,8 +124,6 @@ function checkOutput(call: Call, data: unknown): Promise<void> | undefined {
 }
 
 export function createToolSteps(internals: RegistryInternals, parts: RunParts): ToolSteps {
-  const { limits } = internals
-
   function threw(call: Call, error: unknown, what: 'check' | 'tool'): ToolResult {
     internals.toolError('tool_threw', call, error, `${what} threw`)
     return toolFailed()
@@ -162,19 +163,17 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
     }
     if (!thenable) return conclude(value)
     // A precondition only reads: when the call is stopped, it is not waited for.
-    return new Promise<ToolResult | undefined>((resolve) => {
-      call.onAbort((by) => resolve(cancelled(by)))
-      Promise.resolve(value).then(
-        (stop) => {
-          call.onAbort(undefined)
-          resolve(conclude(stop))
-        },
-        (error: unknown) => {
-          call.onAbort(undefined)
-          resolve(threw(call, error, 'check'))
-        },
-      )
-    })
+    return new Promise<ToolResult | undefined>((resolve) =>
+      call.wait(value as PromiseLike<unknown>, 'check', (w) =>
+        resolve(
+          'stopped' in w
+            ? cancelled(w.stopped)
+            : 'error' in w
+              ? threw(call, w.error, 'check')
+              : conclude(w.value),
+        ),
+      ),
+    )
   }
 
   /** Runs with the slot held. A synchronous run needs no timer: nothing can interrupt it. */
@@ -193,46 +192,21 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
       return threw(call, error, 'tool')
     }
     if (!thenable) return settleValue(value, call)
-    // Listening first: a promise that is already settled then ends the run before the deadline
-    // would arm its timer.
-    const running = awaitRun(call, value as PromiseLike<unknown>)
-    call.deadline.start()
-    return running
+    // The call gives a run that ignores its aborted signal `abortGraceMs` to stop, then abandons
+    // it (settling frees the slot) and only reports a late settle.
+    return new Promise<ToolResult>((resolve) =>
+      call.wait(value as PromiseLike<unknown>, 'run', (w) => resolve(ran(call, w))),
+    )
   }
 
-  /**
-   * A run that returned a promise: its outcome ends the call. Aborted first (deadline, signal,
-   * Stop), the run gets `abortGraceMs` to stop; a run that ignores its signal is then abandoned
-   * (the call settles and frees its slot) and a late settle is only reported.
-   */
-  function awaitRun(call: Call, value: PromiseLike<unknown>): Promise<ToolResult> {
-    return new Promise<ToolResult>((resolve) => {
-      let over = false
-      let grace: ReturnType<typeof setTimeout> | undefined
-      const end = (result: ToolResult | Promise<ToolResult>) => {
-        over = true
-        if (grace !== undefined) clearTimeout(grace)
-        resolve(result)
-      }
-      const late = (cause: unknown) => internals.toolError('late_result', call, cause)
-      call.onAbort((by) => {
-        if (over) return
-        grace = unref(setTimeout(() => end(cancelled(by)), limits.abortGraceMs))
-      })
-      Promise.resolve(value).then(
-        (result) => {
-          if (over) late(result)
-          // Even after an abort, a run that returned a result says what really happened, so
-          // nothing done is reported as undone.
-          else end(settleValue(result, call))
-        },
-        (error: unknown) => {
-          if (over) late(error)
-          // A run that stopped by throwing after an abort (usually an AbortError) was cancelled.
-          else end(call.abortedBy ? cancelled(call.abortedBy) : threw(call, error, 'tool'))
-        },
-      )
-    })
+  function ran(call: Call, w: Waited<unknown>): ToolResult | Promise<ToolResult> {
+    // Even after an abort, a run that returned a result says what really happened, so nothing
+    // done is reported as undone.
+    if ('value' in w) return settleValue(w.value, call)
+    // A run that stopped by throwing after an abort (usually an AbortError) was cancelled.
+    if ('error' in w)
+      return call.abortedBy ? cancelled(call.abortedBy) : threw(call, w.error, 'tool')
+    return cancelled(w.stopped)
   }
 
   return { check, run }

@@ -1,12 +1,22 @@
 import type { Call } from '../call/call'
-import type { ConfirmationHandler } from './confirmationStore'
+import type { Confirmation, ConfirmationParts, Verified } from './confirmation'
+import type { InternalConfirmationStore } from './confirmationStore'
+import { approvalChallenge } from '../verification/approvalChallenge'
+import { checkAssertion, readVerification } from '../verification/checkAssertion'
 import { isObject, isThenable, unref } from '../base/guards'
 import { randomId } from '../base/ids'
 import { inputJsonSchema, titlesOf } from '../schema/jsonSchema'
 import { redactChanges, redactValue } from '../redaction/redact'
-import { cancelled, deepFreeze, ok, refuse, toolFailed } from '../call/results'
+import { cancelled, deepFreeze, refuse, toolFailed } from '../call/results'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
-import type { ConfirmationEntry, ConfirmMode, FieldChange, ToolResult } from '../types'
+import type {
+  Approval,
+  ConfirmationEntry,
+  ConfirmMode,
+  FieldChange,
+  ToolResult,
+  VerificationRequest,
+} from '../types'
 import { validateInput, type Checked } from '../call/validateInput'
 
 /** What a confirmation shows, worked out in the call's slot when the call asks. */
@@ -25,7 +35,7 @@ export interface ConfirmAnswer {
 }
 
 /** Runs what the person approved (in the scope's queue, ahead of calls not started). */
-export type OnApproved = (input: unknown) => Promise<ToolResult>
+export type OnApproved = (input: unknown, approval: Approval) => Promise<ToolResult>
 
 /** Step 7 of the pipeline and `ctx.confirm`: every way a call waits for a person. */
 export interface ConfirmFlow {
@@ -58,22 +68,21 @@ export interface ConfirmFlow {
   withdraw(): void
 }
 
-type ConfirmEnd = 'approved' | 'rejected' | 'expired'
+const WITHDRAWN_BY = 'policy' as const
 
-interface Pending {
-  readonly record: ToolRecord
-  readonly caller: Call['caller']
-  /** `call` for step 7 confirmations, `ask` for `ctx.confirm` (the run is already under way). */
-  readonly kind: 'call' | 'ask'
-  readonly withdraw: () => unknown
+/** The page's origin, where there is a page. */
+const pageOrigin = (): string | undefined => {
+  const origin = (globalThis as { location?: { origin?: unknown } }).location?.origin
+  return typeof origin === 'string' && origin !== 'null' ? origin : undefined
 }
 
-const OK_APPROVED = deepFreeze(ok(null))
-const REJECTED = deepFreeze(cancelled('operator'))
-const WITHDRAWN = deepFreeze(cancelled('policy'))
-const EXPIRED = deepFreeze(
-  refuse('confirmation_expired', 'The confirmation expired before anyone answered'),
-)
+const hostOf = (origin: string | undefined): string | undefined => {
+  try {
+    return origin === undefined ? undefined : new URL(origin).hostname
+  } catch {
+    return undefined
+  }
+}
 
 const isChange = (c: unknown): c is FieldChange => isObject(c) && typeof c.path === 'string'
 
@@ -83,9 +92,11 @@ function schemaTitles(record: ToolRecord): Readonly<Record<string, string>> {
   return titlesOf(inputJsonSchema(input, inputSchema, undefined).schema)
 }
 
-export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
-  const { confirmations, events, limits } = internals
-  const pending = new Map<string, Pending>()
+export function createConfirmFlow(
+  internals: RegistryInternals,
+  confirmations: InternalConfirmationStore,
+): ConfirmFlow {
+  const { events, limits } = internals
 
   const staleResult = () =>
     deepFreeze(
@@ -156,6 +167,7 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
     if (typeof record.def.title === 'string') entry.title = record.def.title
     if (prepared.changes) entry.changes = prepared.changes
     if (prepared.labels) entry.labels = prepared.labels
+    if (internals.verifies(record, call.caller)) entry.verify = true
     return deepFreeze(entry)
   }
 
@@ -177,50 +189,92 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
           record.def.timeoutMs ?? limits.callTimeoutMs,
         ),
       )
-      const done = (checked: Checked) => {
+      call.wait(checking, 'check', (w) => {
         clearTimeout(timer)
-        resolve(frozen(checked))
-      }
-      void call.aborted.then((by) => done({ result: cancelled(by) }))
-      void checking.then(done)
+        resolve(
+          'stopped' in w
+            ? frozen({ result: cancelled(w.stopped) })
+            : 'error' in w
+              ? { result: deepFreeze(toolFailed()) }
+              : frozen(w.value),
+        )
+      })
     })
   }
 
-  /** Files an entry: pending (with what withdraws it), in the store, and announced. */
-  function file(
-    call: Call,
-    entry: ConfirmationEntry,
-    kind: Pending['kind'],
-    handler: ConfirmationHandler,
-    withdraw: () => void,
-  ): void {
-    pending.set(entry.id, { record: call.record, caller: call.caller, kind, withdraw })
-    confirmations.add(entry, handler)
-    events.emit('confirm', { type: 'requested', entry })
+  /**
+   * Step-up verification of one approval: the registry's verifier is asked over the exact input
+   * that will run, and what it gives is checked here, whoever approved (a dialog, a script, an
+   * agent). Declined, thrown or not matching → `failed`; the entry stays pending.
+   */
+  function verifyFor(entry: ConfirmationEntry) {
+    return async (input: unknown, signal: AbortSignal): Promise<Verified> => {
+      const { verifier } = internals.verification
+      if (!verifier) return { failed: 'This page has no verifier to ask the person with' }
+      try {
+        const challenge = await approvalChallenge({
+          confirmId: entry.id,
+          tool: entry.tool,
+          input,
+          expiresAt: entry.expiresAt,
+        })
+        const request: VerificationRequest = {
+          confirmId: entry.id,
+          tool: entry.tool,
+          caller: entry.caller,
+          summary: entry.summary,
+          challenge,
+          expiresAt: entry.expiresAt,
+          signal,
+        }
+        if (entry.title !== undefined) request.title = entry.title
+        const given = await verifier(request)
+        if (given === undefined || given === null) return { failed: 'The person did not verify' }
+        const verification = readVerification(given)
+        if (typeof verification === 'string') return { failed: verification }
+        const origin = internals.verification.origin ?? pageOrigin()
+        const problem = await checkAssertion(verification, {
+          challenge,
+          origin,
+          rpId: internals.verification.rpId ?? hostOf(origin),
+        })
+        return problem ? { failed: problem } : { verification: deepFreeze(verification) }
+      } catch (cause) {
+        internals.errorEvent({
+          code: 'verifier_threw',
+          message: 'The verifier failed',
+          tool: entry.tool,
+          callId: entry.callId,
+          cause,
+        })
+        return { failed: 'The verification failed' }
+      }
+    }
   }
 
-  /** An entry's end: no longer pending, and its outcome announced. */
-  function ended(entry: ConfirmationEntry, type: ConfirmEnd, result: ToolResult): ToolResult {
-    pending.delete(entry.id)
-    events.emit('confirm', { type, entry, result })
-    return result
+  /** Files a confirmation in the store, announces it, then lets it hear its call's stop. */
+  function file(parts: Omit<ConfirmationParts, 'verify'>): Confirmation {
+    const { call, entry } = parts
+    const verify = internals.verifies(call.record, call.caller) ? verifyFor(entry) : undefined
+    const confirmation = confirmations.add(verify ? { ...parts, verify } : parts)
+    events.emit('confirm', { type: 'requested', entry: parts.entry })
+    confirmation.open()
+    return confirmation
+  }
+
+  /** What a call's confirmation does with an edited input and an approval. */
+  function callParts(call: Call, value: unknown, onApproved: OnApproved) {
+    return {
+      call,
+      value,
+      check: (edited: unknown) => checkEdited(call.record, edited, call),
+      run: (input: unknown, approval: Approval) => onApproved(input, approval),
+    }
   }
 
   function defer(call: Call, value: unknown, prepared: Prepared, onApproved: OnApproved) {
     const entry = makeEntry(call, value, prepared, 'deferred')
-    file(
-      call,
-      entry,
-      'call',
-      {
-        check: (edited) => checkEdited(call.record, edited, call),
-        approve: async (checked) =>
-          ended(entry, 'approved', await onApproved(checked ? checked.value : value)),
-        reject: async () => ended(entry, 'rejected', REJECTED),
-        expire: () => ended(entry, 'expired', EXPIRED),
-      },
-      () => confirmations.remove(entry.id) && ended(entry, 'rejected', WITHDRAWN),
-    )
+    file({ entry, kind: 'deferred', ...callParts(call, value, onApproved) })
     const result: ToolResult = {
       status: 'needs_confirmation',
       confirmId: entry.id,
@@ -237,43 +291,8 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
     onApproved: OnApproved,
   ): Promise<ToolResult> {
     const entry = makeEntry(call, value, prepared, 'inline')
-    return new Promise<ToolResult>((resolve) => {
-      const end = (type: ConfirmEnd, result: ToolResult) => {
-        resolve(ended(entry, type, result))
-        return result
-      }
-      call.awaitPerson()
-      file(
-        call,
-        entry,
-        'call',
-        {
-          check: (edited) => checkEdited(call.record, edited, call),
-          approve(checked) {
-            pending.delete(entry.id)
-            call.onAbort(undefined)
-            call.resumeAfterPerson()
-            return onApproved(checked ? checked.value : value).then((result) =>
-              end('approved', result),
-            )
-          },
-          async reject() {
-            call.onAbort(undefined)
-            return end('rejected', call.settle(REJECTED))
-          },
-          expire() {
-            call.onAbort(undefined)
-            end('expired', call.settle(EXPIRED))
-          },
-        },
-        () => call.abort('policy'),
-      )
-      // Stopped while the person decides (signal, Stop, withdrawal): the entry goes away unanswered.
-      call.onAbort((by) => {
-        confirmations.remove(entry.id)
-        end('rejected', call.settle(cancelled(by)))
-      })
-    })
+    const confirmation = file({ entry, kind: 'inline', ...callParts(call, value, onApproved) })
+    return confirmation.ended.then((ending) => ending.result)
   }
 
   async function ask(call: Call, request: unknown): Promise<ConfirmAnswer> {
@@ -290,38 +309,14 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
       prepared.changes = redactChanges(req.changes.filter(isChange), record.sensitive)
     }
     const entry = makeEntry(call, undefined, prepared, 'inline')
-    let decide!: (answer: ConfirmAnswer) => void
-    const decision = new Promise<ConfirmAnswer>((resolve) => (decide = resolve))
-    const end = (type: ConfirmEnd, answer: ConfirmAnswer, result: ToolResult) => {
-      decide(answer)
-      return ended(entry, type, result)
+    const ending = await file({ entry, kind: 'ask', call, value: undefined }).ended
+    if (ending.status === 'approved') return { approved: true }
+    if (ending.status === 'expired' || ending.status === 'evicted') {
+      return { approved: false, reason: 'expired' }
     }
-    file(
-      call,
-      entry,
-      'ask',
-      {
-        approve: async () => end('approved', { approved: true }, OK_APPROVED),
-        reject: async (reason) =>
-          end('rejected', reason ? { approved: false, reason } : { approved: false }, REJECTED),
-        expire: () => end('expired', { approved: false, reason: 'expired' }, EXPIRED),
-      },
-      () =>
-        confirmations.remove(entry.id) &&
-        end('rejected', { approved: false, reason: 'withdrawn' }, WITHDRAWN),
-    )
-    // Waiting on a person does not count toward the run's deadline.
-    call.deadline.pause()
-    try {
-      const answer = await Promise.race([decision, call.aborted])
-      if (typeof answer !== 'string') return answer
-      if (confirmations.remove(entry.id)) {
-        end('rejected', { approved: false, reason: 'cancelled' }, deepFreeze(cancelled(answer)))
-      }
-      return { approved: false, reason: 'cancelled' }
-    } finally {
-      call.deadline.resume()
-    }
+    return ending.reason === undefined
+      ? { approved: false }
+      : { approved: false, reason: ending.reason }
   }
 
   return {
@@ -332,11 +327,15 @@ export function createConfirmFlow(internals: RegistryInternals): ConfirmFlow {
     isStale,
     staleResult,
     dropTool(record) {
-      for (const p of [...pending.values()]) if (p.record === record) p.withdraw()
+      for (const c of confirmations.open()) {
+        if (c.call.record === record) c.withdraw(WITHDRAWN_BY)
+      }
     },
     withdraw() {
-      for (const p of [...pending.values()]) {
-        if (p.kind === 'call' && internals.access(p.record, p.caller) !== 'ok') p.withdraw()
+      for (const c of confirmations.open()) {
+        if (c.kind !== 'ask' && internals.access(c.call.record, c.call.caller) !== 'ok') {
+          c.withdraw(WITHDRAWN_BY)
+        }
       }
     },
   }

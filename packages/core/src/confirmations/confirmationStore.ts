@@ -1,26 +1,15 @@
 import { deepFreeze, refuse } from '../call/results'
 import { createSubscribable } from '../events/subscribable'
+import type { Emitter } from '../events/emitter'
 import type { ConfirmationEntry, ConfirmationStore, ErrorEvent, ToolResult } from '../types'
-
-/** How the registry answers an entry; the store only decides who gets to answer. */
-export interface ConfirmationHandler {
-  /** Runs what was approved: the input as asked, or `edited.value` when the person edited it. */
-  approve(edited: { value: unknown } | undefined): Promise<ToolResult>
-  reject(reason: string | undefined): Promise<ToolResult>
-  /** The clock says the entry is over. */
-  expire(): void
-  /**
-   * Validates an edited input before the entry is taken; a `result` (issues, or a validator that
-   * gave up) keeps it pending. Settles in bounded time.
-   */
-  check?(input: unknown): Promise<{ value: unknown } | { result: ToolResult }>
-}
+import { Confirmation, type ConfirmationHost, type ConfirmationParts } from './confirmation'
 
 /** The store plus what only the registry may do. */
 export interface InternalConfirmationStore extends ConfirmationStore {
-  add(entry: ConfirmationEntry, handler: ConfirmationHandler): void
-  /** Removes an entry without answering it (withdrawn); returns whether it was pending. */
-  remove(id: string): boolean
+  /** Files a confirmation (evicting the oldest past the limit); returns it. */
+  add(parts: ConfirmationParts): Confirmation
+  /** The open confirmations, oldest first (a copy: ending one while iterating is safe). */
+  open(): Confirmation[]
 }
 
 const EXPIRED = (): ToolResult =>
@@ -28,114 +17,83 @@ const EXPIRED = (): ToolResult =>
 const EMPTY: readonly ConfirmationEntry[] = Object.freeze([])
 
 /**
- * The shared confirmation store. Entries are single use: the first answer takes the entry, any
- * other or later answer gets `confirmation_expired`. Expiry is checked against the clock when an
- * answer comes, and by one timer for the earliest entry.
+ * The shared confirmation store: the list of open confirmations, the presenter count and one
+ * timer for the earliest expiry. Each `Confirmation` owns its own status and answers; the store
+ * finds it by id and hands the answer on (an unknown id is `confirmation_expired`).
  */
 export function createConfirmationStore(options: {
   max: () => number
   onPresenterChange: () => void
+  events: Emitter
   /** Where a throwing subscriber is reported. */
   report: (event: ErrorEvent) => void
   clock?: () => number
 }): InternalConfirmationStore {
   const clock = options.clock ?? Date.now
-  const entries = new Map<string, { entry: ConfirmationEntry; handler: ConfirmationHandler }>()
-  const answering = new Set<string>()
+  const open = new Map<string, Confirmation>()
   const listeners = createSubscribable({ report: options.report, label: 'confirmations' })
   let snapshot: readonly ConfirmationEntry[] = EMPTY
   let presenters = 0
   let timer: ReturnType<typeof setTimeout> | undefined
 
   const changed = () => {
-    snapshot = entries.size === 0 ? EMPTY : Object.freeze([...entries.values()].map((e) => e.entry))
+    const entries = [...open.values()].map((c) => c.entry)
+    snapshot = entries.length === 0 ? EMPTY : Object.freeze(entries)
     schedule()
     listeners.notify()
   }
 
+  /** One timer, for the earliest entry still open; none when the list is empty. */
   const schedule = () => {
     if (timer !== undefined) clearTimeout(timer)
     timer = undefined
     let earliest = Infinity
-    // An entry being answered is not swept (its answer decides), so it sets no timer either.
-    for (const { entry } of entries.values()) {
-      if (!answering.has(entry.id)) earliest = Math.min(earliest, entry.expiresAt)
-    }
+    for (const c of open.values()) earliest = Math.min(earliest, c.entry.expiresAt)
     if (earliest === Infinity) return
     const delay = Math.max(0, Math.min(earliest - clock(), 2_147_483_647))
     timer = setTimeout(sweep, delay)
     ;(timer as { unref?: () => void }).unref?.()
   }
 
+  // An entry being answered or verified expires too: its answer, when it comes, is refused, and a
+  // passkey prompt still open is closed.
   const sweep = () => {
     timer = undefined
     const at = clock()
-    const due = [...entries.values()].filter(
-      (e) => e.entry.expiresAt <= at && !answering.has(e.entry.id),
-    )
+    const due = [...open.values()].filter((c) => c.entry.expiresAt <= at)
     if (due.length === 0) return schedule()
-    for (const e of due) entries.delete(e.entry.id)
-    changed()
-    for (const e of due) e.handler.expire()
+    for (const c of due) c.expire()
   }
 
-  /** Ends an entry the clock says is over: gone, then its handler told. */
-  const expire = (id: string, handler: ConfirmationHandler) => {
-    entries.delete(id)
-    changed()
-    handler.expire()
+  const host: ConfirmationHost = {
+    events: options.events,
+    clock,
+    remove(confirmation) {
+      if (open.get(confirmation.id) !== confirmation) return
+      open.delete(confirmation.id)
+      changed()
+    },
+    changed,
   }
 
-  /** Takes an entry for answering, or says why it cannot be. */
-  const take = (id: string) => {
-    const found = typeof id === 'string' ? entries.get(id) : undefined
-    if (!found || answering.has(id)) return undefined
-    if (found.entry.expiresAt <= clock()) return expire(id, found.handler)
-    return found
-  }
+  const find = (id: unknown) => (typeof id === 'string' ? open.get(id) : undefined)
 
   const store: InternalConfirmationStore = {
     list: () => snapshot,
-    get: (id) => entries.get(id)?.entry,
+    get: (id) => find(id)?.entry,
     subscribe: listeners.subscribe,
-    async approve(id, opts) {
-      const found = take(id)
-      if (!found) return EXPIRED()
-      const hasInput = typeof opts === 'object' && opts !== null && 'input' in opts
-      let edited: { value: unknown } | undefined
-      // An entry without `check` (a question asked from inside a run) has no input to edit.
-      if (hasInput && found.handler.check) {
-        answering.add(id)
-        let checked: { value: unknown } | { result: ToolResult }
-        try {
-          checked = await found.handler.check(opts.input)
-        } finally {
-          answering.delete(id)
-          schedule()
-        }
-        // The entry stays pending so the person can fix the input.
-        if ('result' in checked) return checked.result
-        if (!entries.has(id)) return EXPIRED()
-        if (found.entry.expiresAt <= clock()) {
-          expire(id, found.handler)
-          return EXPIRED()
-        }
-        edited = { value: checked.value }
-      }
-      store.remove(id)
-      return found.handler.approve(edited)
+    approve(id, opts) {
+      const by = (opts as { by?: unknown } | undefined)?.by === 'dialog' ? 'dialog' : 'api'
+      return find(id)?.approve(opts, by) ?? Promise.resolve(EXPIRED())
     },
-    async reject(id, reason) {
-      const found = take(id)
-      if (!found) return EXPIRED()
-      store.remove(id)
-      return found.handler.reject(typeof reason === 'string' ? reason : undefined)
+    reject(id, reason) {
+      return find(id)?.reject(reason) ?? Promise.resolve(EXPIRED())
     },
-    approveAll() {
-      return Promise.all([...entries.keys()].map((id) => store.approve(id)))
+    approveAll(opts) {
+      return Promise.all([...open.keys()].map((id) => store.approve(id, opts)))
     },
     rejectAll(reason) {
-      return Promise.all([...entries.keys()].map((id) => store.reject(id, reason)))
+      return Promise.all([...open.keys()].map((id) => store.reject(id, reason)))
     },
     attachPresenter() {
       presenters++
@@ -149,24 +107,21 @@ export function createConfirmationStore(options: {
       }
     },
     hasPresenter: () => presenters > 0,
-    add(entry, handler) {
-      entries.set(entry.id, { entry, handler })
+    add(parts) {
+      const confirmation = new Confirmation(host, parts)
+      open.set(confirmation.id, confirmation)
       const max = options.max()
-      const evicted: ConfirmationHandler[] = []
-      for (const [id, e] of entries) {
-        if (entries.size <= max) break
-        if (answering.has(id)) continue
-        entries.delete(id)
-        evicted.push(e.handler)
+      const evicted: Confirmation[] = []
+      for (const c of open.values()) {
+        if (open.size - evicted.length <= max) break
+        // An entry being answered is left to its answer.
+        if (c.status === 'pending') evicted.push(c)
       }
       changed()
-      for (const h of evicted) h.expire()
+      for (const c of evicted) c.evict()
+      return confirmation
     },
-    remove(id) {
-      if (!entries.delete(id)) return false
-      changed()
-      return true
-    },
+    open: () => [...open.values()],
   }
   return store
 }

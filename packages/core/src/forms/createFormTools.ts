@@ -1,10 +1,11 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import type { Problem } from '../base/problem'
 import { isStandardSchema } from '../schema/standardSchema'
 import type { JsonSchema, Toolmark } from '../types'
 import { jsonSchemaOf } from '../schema/jsonSchema'
 import { formMessage } from './formMessages'
-import { compileFormSchema } from './formSchema'
+import type { FileFieldRules } from './fileValues'
+import { compileFormSchema, type FormNode } from './formSchema'
 import { splitIntoSteps, stepsProblem } from './formSteps'
 import { registerFormTools, type FormSource } from './registerFormTools'
 import type { FormAdapter, FormOptionsLookup, FormTools, FormToolsOptions } from './types'
@@ -74,9 +75,13 @@ export function createFormTools<TValues = Record<string, unknown>>(
 
   const own = adapter as FormAdapter<unknown>
   const lookups = options.options ?? {}
+  const fileProblem = fileRulesProblem(options.files, root)
+  if (fileProblem) return fail(fileProblem)
+  const fileRules = Object.entries(options.files ?? {})
   let source: FormSource
   if (options.steps === undefined) {
     source = {
+      files: new Map(fileRules),
       adapter: own,
       schema: options.schema,
       jsonSchema: formSchema,
@@ -99,7 +104,14 @@ export function createFormTools<TValues = Record<string, unknown>>(
       if (at === undefined) return fail(['unshown lookup', field])
       stepOptions[at] = lookup
     }
+    const stepFiles = new Map<string, FileFieldRules>()
+    for (const [field, rules] of fileRules) {
+      const at = split.toView(field)
+      if (at === undefined) return fail(['unshown file', field])
+      stepFiles.set(at, rules)
+    }
     source = {
+      files: stepFiles,
       adapter: split.adapter,
       schema: split.schema,
       jsonSchema: split.jsonSchema,
@@ -110,6 +122,44 @@ export function createFormTools<TValues = Record<string, unknown>>(
     }
   }
   return registerFormTools(tm, source, options as FormToolsOptions<any>)
+}
+
+/** The node at a dot path of the form's tree, through declared object properties. */
+function nodeAt(root: FormNode, path: string): FormNode | undefined {
+  let node: FormNode | undefined = root
+  for (const segment of path.split('.')) {
+    if (node?.kind !== 'object') return undefined
+    node = node.props.get(segment)
+  }
+  return node
+}
+
+const isPositive = (v: unknown) =>
+  v === undefined || (typeof v === 'number' && v > 0 && Number.isFinite(v))
+
+/** Problems of `files`: each a declared field with well-formed rules. */
+export function fileRulesProblem(files: unknown, root: FormNode): Problem | undefined {
+  if (files === undefined) return undefined
+  if (files === null || typeof files !== 'object' || Array.isArray(files)) return ['files']
+  for (const [path, rules] of Object.entries(files)) {
+    if (!nodeAt(root, path)) return ['file field', path]
+    if (rules === null || typeof rules !== 'object') return ['file rules', path]
+    const r = rules as Record<string, unknown>
+    const accept = r.accept
+    const acceptOk =
+      accept === undefined ||
+      typeof accept === 'string' ||
+      (Array.isArray(accept) && accept.every((a) => typeof a === 'string'))
+    if (
+      !acceptOk ||
+      !isPositive(r.maxBytes) ||
+      !isPositive(r.maxFiles) ||
+      (r.multiple !== undefined && typeof r.multiple !== 'boolean')
+    ) {
+      return ['file rules', path]
+    }
+  }
+  return undefined
 }
 
 /** Problems of the options every form's tools share; `undefined` when there are none. */

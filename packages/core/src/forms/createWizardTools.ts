@@ -43,7 +43,8 @@ export function createWizardTools<TValues = Record<string, unknown>>(
   const fail = (problem: Problem) => formProblem(tm, 'createWizardTools', label, problem)
   if (options === null || typeof options !== 'object') return fail(['wizard options'])
   const problem =
-    baseOptionsProblem(options as unknown as Record<string, unknown>) ?? stepsProblem(options)
+    baseOptionsProblem(options as unknown as Record<string, unknown>) ??
+    wizardOptionsProblem(options)
   if (problem) return fail(problem)
 
   const steps = options.steps as readonly WizardStep<unknown>[]
@@ -83,7 +84,7 @@ export function createWizardTools<TValues = Record<string, unknown>>(
   )
 }
 
-function stepsProblem(options: WizardToolsOptions<any>): Problem | undefined {
+function wizardOptionsProblem(options: WizardToolsOptions<any>): Problem | undefined {
   if (typeof options.onSubmit !== 'function') return ['onSubmit']
   const steps: unknown = options.steps
   if (!Array.isArray(steps) || steps.length === 0) return ['wizard steps']

@@ -1,5 +1,7 @@
 import type { ResultIssue, StandardSchemaV1 } from '../types'
+import type { FileFieldRules } from './fileValues'
 import type { FormNode } from './formSchema'
+import type { FileSpec } from './resolveFiles'
 import { FORBIDDEN_SEGMENTS, defineOwn, isPlainObject, joinPath } from './paths'
 
 /** One write a fill asks for, at a form path. */
@@ -9,6 +11,8 @@ export type FillWrite =
       readonly path: string
       readonly segments: string[]
       readonly value: unknown
+      /** A file field's write: the files to resolve before anything is written (none clears). */
+      readonly file?: { readonly rules: FileFieldRules; readonly specs: FileSpec[]; list: boolean }
     }
   | {
       readonly op: 'append'
@@ -42,6 +46,8 @@ const MAX_ISSUES = 50
 
 const UNSUPPORTED =
   'Unsupported value: use JSON values (strings, numbers, booleans, null, arrays and objects)'
+const FILE_SHAPE =
+  'Expected a file: { "ref": "…" } or { "url": "…" } (a list of them for a multiple field)'
 const ARRAY_OPS = 'Use an array, { "$append": [...] } or { "$remove": [index, ...] }'
 
 class Stop {}
@@ -58,6 +64,8 @@ export function createFillInput(
     depth: () => number
     /** A wizard's step ids: the top-level keys of `values`. */
     steps?: readonly string[]
+    /** Rules of the file fields, by path: their values are `{ ref }` or `{ url }`. */
+    files?: ReadonlyMap<string, FileFieldRules>
   },
 ): {
   schema: StandardSchemaV1<unknown, FillInput>
@@ -186,6 +194,8 @@ export function createFillInput(
         issue(inputPath, 'Too deeply nested')
         return undefined
       }
+      const rules = depth > 0 ? limits.files?.get(path) : undefined
+      if (rules) return fileWrite(value, rules, path, segments, inputPath)
       if (node.kind === 'object') {
         if (value === null) {
           spend()
@@ -276,6 +286,49 @@ export function createFillInput(
       const copied = copyWhole(value, node, inputPath, depth)
       writes.push({ op: 'set', path, segments, value: copied })
       return copied
+    }
+
+    /** A file field's value: `null` clears it; else `{ ref }` / `{ url }`, or a list of them. */
+    const fileWrite = (
+      value: unknown,
+      rules: FileFieldRules,
+      path: string,
+      segments: string[],
+      inputPath: string,
+    ): unknown => {
+      spend()
+      if (value === null) {
+        writes.push({
+          op: 'set',
+          path,
+          segments,
+          value: null,
+          file: { rules, specs: [], list: false },
+        })
+        return null
+      }
+      const list = Array.isArray(value)
+      const items: unknown[] = list ? (value as unknown[]) : [value]
+      const specs: FileSpec[] = []
+      items.forEach((item, i) => {
+        spend()
+        const at = list ? joinPath(inputPath, i) : inputPath
+        const keys = isPlainObject(item) ? Object.keys(item) : []
+        const key = keys.length === 1 ? keys[0] : undefined
+        const text = key ? (item as Record<string, unknown>)[key] : undefined
+        if (
+          (key !== 'ref' && key !== 'url') ||
+          typeof text !== 'string' ||
+          text === '' ||
+          text.length > 4096
+        ) {
+          issue(at, FILE_SHAPE)
+          return
+        }
+        specs.push(key === 'ref' ? { ref: text } : { url: text })
+      })
+      writes.push({ op: 'set', path, segments, value: null, file: { rules, specs, list } })
+      return list ? specs : specs[0]
     }
 
     /** `null` on an object clears each declared field, so every input shows the cleared value. */

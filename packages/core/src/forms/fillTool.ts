@@ -1,10 +1,11 @@
 import { redactChanges } from '../redaction/redact'
-import { invalid, ok } from '../call/results'
+import { invalid, ok, refuse } from '../call/results'
 import { toIssues, validateWith } from '../schema/standardSchema'
 import type { FieldChange, ResultIssue, ToolContext, ToolResult } from '../types'
 import { byPath, fieldChange, type FormContext } from './formContext'
 import type { PlannedWrite } from './formMemory'
-import { createFillInput, type FillInput } from './fillInput'
+import { createFillInput, type FillInput, type FillWrite } from './fillInput'
+import { resolveFiles } from './resolveFiles'
 import {
   cloneValue,
   deepEqual,
@@ -72,7 +73,16 @@ export function createFillTool(form: FormContext) {
     nodes: () => tm.limits.fillNodes,
     depth: () => tm.limits.messageDepth,
     steps: form.steps?.map((s) => s.id),
+    files: form.files,
   })
+
+  /** How the form holds these files: the adapter's way, else a file (or null) or a list. */
+  const fileValue = (path: string, files: File[], multiple: boolean): unknown =>
+    typeof adapter.fileValue === 'function'
+      ? adapter.fileValue(path, files, { multiple })
+      : multiple
+        ? files
+        : (files[0] ?? null)
   // Most forms have no secrets: then the changes are returned as they are (they are fresh copies).
   const redact = (changes: FieldChange[]) =>
     secrets.scanned.empty ? changes : redactChanges(changes, secrets.scanned)
@@ -83,6 +93,33 @@ export function createFillTool(form: FormContext) {
       const checked = await validateWith(fillInput.schema, input)
       if ('issues' in checked) return invalid(checked.issues)
       plan = fillInput.planOf(checked.value)!
+    }
+    if (typeof adapter.available === 'function' && !adapter.available()) {
+      return refuse('stale', `The form "${form.name}" is no longer on the page`)
+    }
+    // Every file resolves (and passes its rules) before anything is written: all or nothing.
+    const fileWrites = plan.writes.filter(
+      (w): w is Extract<FillWrite, { op: 'set' }> => w.op === 'set' && w.file !== undefined,
+    )
+    const resolved = new Map<string, unknown>()
+    if (fileWrites.length > 0) {
+      const requests = fileWrites
+        .filter((w) => w.file!.specs.length > 0)
+        .map((w) => ({
+          path: w.path,
+          rules: w.file!.rules,
+          specs: w.file!.specs,
+          list: w.file!.list,
+        }))
+      const outcome = await resolveFiles(tm.files, requests, ctx.signal)
+      if (!outcome.ok) return outcome.result
+      for (const w of fileWrites) {
+        const files = outcome.files.get(w.path) ?? []
+        resolved.set(w.path, fileValue(w.path, files, w.file!.rules.multiple === true))
+      }
+      if (typeof adapter.available === 'function' && !adapter.available()) {
+        return refuse('stale', `The form "${form.name}" is no longer on the page`)
+      }
     }
     secrets.scan()
     const current = adapter.getValues()
@@ -95,7 +132,7 @@ export function createFillTool(form: FormContext) {
       const before = getIn(current, write.segments)
       let after: unknown
       if (write.op === 'set') {
-        after = write.value
+        after = write.file ? resolved.get(write.path) : write.value
       } else {
         const base = Array.isArray(before) ? before : []
         if (write.op === 'append') {

@@ -6,6 +6,7 @@ import type {
   ToolHandle,
   Toolmark,
 } from '../types'
+import { describeFiles, type FileFieldRules } from './fileValues'
 import type { EditTracker } from './formMemory'
 import type { FormNode } from './formSchema'
 import { isNoValue } from './paths'
@@ -29,6 +30,8 @@ export interface FormContext {
   readonly secrets: FormSecrets
   /** The wizard's steps, in order; absent for a plain form. */
   readonly steps: ReadonlyArray<{ readonly id: string; readonly title?: string }> | undefined
+  /** The rules of the form's file fields, by the tools' paths. */
+  readonly files: ReadonlyMap<string, FileFieldRules>
   /** The registered tools, for error events. */
   readonly handles: Partial<Record<string, ToolHandle>>
   readFields(): FormField[]
@@ -39,8 +42,10 @@ export interface FormContext {
 export const byPath = <T extends { path: string }>(a: T, b: T) =>
   a.path < b.path ? -1 : a.path > b.path ? 1 : 0
 
-/** A `FieldChange` with "no value" sides left out. */
-export function fieldChange(path: string, before: unknown, after: unknown): FieldChange {
+/** A `FieldChange` with "no value" sides left out; files shown by name, size and type. */
+export function fieldChange(path: string, rawBefore: unknown, rawAfter: unknown): FieldChange {
+  const before = describeFiles(rawBefore)
+  const after = describeFiles(rawAfter)
   const change: FieldChange = { path }
   if (!isNoValue(before)) change.before = before
   if (!isNoValue(after)) change.after = after

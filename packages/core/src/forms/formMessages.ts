@@ -36,6 +36,13 @@ const TEXTS: Record<string, (a: string, b: string) => string> = {
   'no JSON Schema': () => `the schema ${NO_JSON_SCHEMA}`,
   'not an object': () => 'the form schema must describe an object of fields',
   'unshown lookup': (field) => `options["${field}"]: no step shows that field`,
+  files: () => '`files` must map field paths to rules { accept?, maxBytes?, multiple?, maxFiles? }',
+  'file field': (field) => `files["${field}"]: not a field of the form's schema`,
+  'file rules': (field) =>
+    `files["${field}"] must be { accept?: string | string[], maxBytes?: number, multiple?: boolean, maxFiles?: number }`,
+  'dom form': () => 'pass the <form> element (a ref to it, once mounted)',
+  'dom onSubmit': () => '`onSubmit` must be a function (values, { signal }) => result',
+  'unshown file': (field) => `files["${field}"]: no step shows that field`,
   // one form split into steps
   steps: () => '`steps` must be a list of { id, title?, fields } (at least one step)',
   'step id': (id) => `step id ${id} is invalid: use letters, digits, "_" or "-"`,

@@ -1,7 +1,11 @@
 export { createFormTools, createFormMemory } from './createFormTools'
 export { createWizardTools } from './createWizardTools'
+export { createDomFormTools } from './createDomFormTools'
+export type { DomFormToolsOptions } from './createDomFormTools'
 export { isSensitiveElement } from './sensitiveFields'
+export { filePreview, isFileDescription } from './filePreviews'
 export type { FillInput } from './fillInput'
+export type { FileDescription, FileFieldRules } from './fileValues'
 export type {
   FillResult,
   FormAdapter,

@@ -1,4 +1,4 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import { errorResult, ok } from '../call/results'
 import type { JsonSchema, StandardSchemaV1, ToolContext, ToolResult } from '../types'
 import type { FormContext } from './formContext'

@@ -5,6 +5,7 @@
  */
 
 import { defineOwn, isPlainObject, joinPath } from '../base/guards'
+import { isBlob, isFileList, sameFile } from './fileValues'
 
 /** Path segments that could reach an object's prototype; never accepted from an agent. */
 export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
@@ -132,12 +133,19 @@ export function setManyIn(
   return out
 }
 
-/** Structural equality for form values; dates by time, other objects by reference. */
+/**
+ * Structural equality for form values; dates by time, files by name, size, type and time (a
+ * `FileList` as the list of its files), other objects by reference.
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false
   if (a instanceof Date || b instanceof Date) {
     return a instanceof Date && b instanceof Date && a.getTime() === b.getTime()
+  }
+  if (isBlob(a) || isBlob(b)) return isBlob(a) && isBlob(b) && sameFile(a, b)
+  if (isFileList(a) || isFileList(b)) {
+    return deepEqual(isFileList(a) ? Array.from(a) : a, isFileList(b) ? Array.from(b) : b)
   }
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false

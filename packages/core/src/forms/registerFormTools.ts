@@ -1,4 +1,4 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import type {
   JsonSchema,
   ResultIssue,
@@ -8,6 +8,8 @@ import type {
   Toolmark,
 } from '../types'
 import { createFillTool } from './fillTool'
+import type { FileFieldRules } from './fileValues'
+import { fileMeans } from './resolveFiles'
 import type { FormContext } from './formContext'
 import { createEditTracker, createFormMemory } from './formMemory'
 import { compileFormSchema, fillInputSchema } from './formSchema'
@@ -28,6 +30,8 @@ export interface FormSource {
   readonly sensitive: readonly string[]
   /** Option lookups, by the tools' paths. */
   readonly options: Readonly<Record<string, FormOptionsLookup>>
+  /** Rules of the file fields, by the tools' paths. */
+  readonly files?: ReadonlyMap<string, FileFieldRules>
   /** What `submitSummary` is given. */
   summaryValues(): unknown
 }
@@ -79,6 +83,7 @@ export function registerFormTools(
     edits: createEditTracker(memory, adapter),
     secrets,
     steps,
+    files: source.files ?? new Map(),
     handles,
     readFields,
     followIssues,
@@ -113,7 +118,11 @@ export function registerFormTools(
       description: `${intro} ${whatValuesAre}${arrays} Keeps user edits unless \`overwrite\`.`,
       hints: { untrustedContent: true },
       input: fill.schema,
-      inputSchema: fillInputSchema(source.jsonSchema, { arrays: fill.hasArrays }),
+      inputSchema: fillInputSchema(source.jsonSchema, {
+        arrays: fill.hasArrays,
+        files: form.files,
+        means: fileMeans(tm.files),
+      }),
       sensitive: anywhere,
       run: fill.fill,
     },

@@ -1,4 +1,4 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import { compileSensitive, type SensitivePaths } from '../redaction/redact'
 import type { Toolmark } from '../types'
 import type { FormNode } from './formSchema'

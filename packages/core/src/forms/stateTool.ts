@@ -3,6 +3,7 @@ import { ok } from '../call/results'
 import { validateWith } from '../schema/standardSchema'
 import type { ToolResult } from '../types'
 import type { FormContext } from './formContext'
+import { describeFiles } from './fileValues'
 import { isAtOrBelow } from './paths'
 import type { FormStateResult } from './types'
 
@@ -18,7 +19,7 @@ export function createStateTool(form: FormContext) {
     const checked = await validateWith(form.schema, values)
     const issues = 'issues' in checked ? checked.issues : []
     const out: FormStateResult = {
-      values: redactValue(values, secrets.paths),
+      values: redactValue(describeFiles(values), secrets.paths),
       issues,
       edited: form.edits.editedPaths(values),
     }

@@ -1,8 +1,9 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import { titlesOf } from '../schema/jsonSchema'
 import { redactChanges, redactValue } from '../redaction/redact'
 import { errorResult, invalid, ok } from '../call/results'
 import type { FieldChange, JsonSchema, ToolContext, ToolResult } from '../types'
+import { describeFiles } from './fileValues'
 import { byPath, fieldChange, type FormContext } from './formContext'
 import { cloneValue, deepEqual, isNoValue, isPlainObject, joinPath } from './paths'
 
@@ -76,7 +77,8 @@ export function createSubmitTool(form: FormContext, summary: () => string) {
     diffValues(defaults, values, '', diff)
     return {
       summary: summary(),
-      input: snapshot,
+      // People see what is sent: files by name, size and type.
+      input: describeFiles(snapshot),
       changes: redactChanges(diff.sort(byPath), secrets.scanned),
       labels: labels(),
       isStale: () => !deepEqual(adapter.getValues(), snapshot),

@@ -1,3 +1,4 @@
+import type { FileFieldRules } from './fileValues'
 import type {
   FieldChange,
   JsonSchema,
@@ -48,6 +49,14 @@ export interface FormAdapter<TValues = Record<string, unknown>> {
   submit(options: { signal: AbortSignal }): Promise<FormSubmitOutcome>
   /** The form's fields, for labels and to find secrets. */
   fields(): readonly FormField[]
+  /**
+   * How the form holds the files a fill resolved for a file field (a `FileList` for a native
+   * `<input type="file">`). Default: a `File` (or `null`) for a single field, a list for a
+   * `multiple` one.
+   */
+  fileValue?(path: string, files: readonly File[], options: { multiple: boolean }): unknown
+  /** False when the form is gone from the page: fills are then refused `stale`, nothing written. */
+  available?(): boolean
 }
 
 /** An allowed value of a field, for `<form>.options`. */
@@ -130,6 +139,11 @@ export interface FormToolsOptions<
   jsonSchema?: JsonSchema
   /** Paths whose values are masked everywhere (`'ssn'`, `'cards[].cvc'`). */
   sensitive?: readonly string[]
+  /**
+   * File fields, by path, with their rules: a fill takes `{ ref }` or `{ url }` for them (see
+   * `createToolmark({ files })`) and resolves every file before writing anything.
+   */
+  files?: Readonly<Record<string, FileFieldRules>>
   /**
    * Serves the form as a wizard: one fill takes every step's values at once, keyed by step id
    * (`{ values: { who: { email }, system: { name } } }`), and every path the tools report is

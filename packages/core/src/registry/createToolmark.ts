@@ -1,7 +1,7 @@
 import { createCallPipeline } from '../call/callPipeline'
 import { createConfirmationStore } from '../confirmations/confirmationStore'
 import { createEmitter } from '../events/emitter'
-import { isAbortSignal, isObject } from '../base/guards'
+import { isAbortSignal, isCaller, isObject } from '../base/guards'
 import { randomId } from '../base/ids'
 import { createManifests } from './manifest'
 import { isSegment, joinName, nameLabel, toLlmName } from './names'
@@ -9,6 +9,7 @@ import {
   compilePolicy,
   createRateLimiter,
   needsConfirmation,
+  needsVerification,
   toolClass,
   type CompiledCallerPolicy,
 } from './policy'
@@ -19,6 +20,7 @@ import { readOptions } from './options'
 import { compileSensitive } from '../redaction/redact'
 import { normalizeResult, type ResultProblem } from '../call/results'
 import { attachReporter } from '../events/reportError'
+import { attachDefinitions } from './definitions'
 import { createScopeQueue } from '../call/scopeQueue'
 import { createSubscribable } from '../events/subscribable'
 import { definitionProblem, hintsOf } from './toolDefinition'
@@ -45,9 +47,6 @@ import type {
   ToolmarkOptions,
 } from '../types'
 import { createUndoJournal } from '../undo/undoJournal'
-
-export { DEFAULT_LIMITS } from './options'
-export { reportError } from '../events/reportError'
 
 declare const process: { env: Record<string, string | undefined> }
 
@@ -137,6 +136,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const confirmations = createConfirmationStore({
     max: () => limits.pendingConfirmations,
     onPresenterChange: changed,
+    events,
     report: errorEvent,
   })
 
@@ -234,6 +234,8 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   function accessNow(record: ToolRecord, caller: Caller): Access {
     if (record.disposed || !visible(record.scope)) return 'hidden'
     if (!policy[caller].allows(record.name, record.cls)) return 'denied'
+    // An approval that needs the person's passkey, and nothing to ask it with: fail closed.
+    if (!read.verification.verifier && verifies(record, caller)) return 'no_verifier'
     if (
       needsConfirmation(record.cls, caller) &&
       confirmModes[caller] === 'inline' &&
@@ -243,6 +245,9 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     }
     return 'ok'
   }
+
+  const verifies = (record: ToolRecord, caller: Caller) =>
+    needsVerification(record.cls, record.def.verify, caller, policy[caller])
 
   // --- the parts -----------------------------------------------------------------------------
 
@@ -269,13 +274,14 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     dev,
     limits,
     events,
-    confirmations,
     tools,
     rev: () => rev,
     access,
     policyOf: (caller) => policy[caller],
     rateLimiter: createRateLimiter(),
     confirmMode: (caller) => confirmModes[caller],
+    verification: read.verification,
+    verifies,
     misconfigured,
     errorEvent,
     toolError,
@@ -283,7 +289,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   }
   const manifests = createManifests(internals, converter)
   const journal = createUndoJournal(internals)
-  const pipeline = createCallPipeline(internals, journal)
+  const pipeline = createCallPipeline(internals, journal, confirmations)
 
   // --- registration --------------------------------------------------------------------------
 
@@ -386,6 +392,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     clientId: randomId('page_'),
     dev,
     limits,
+    ...(read.files ? { files: read.files } : {}),
     get rev() {
       return rev
     },
@@ -397,6 +404,11 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     confirmations,
     undo: journal.undo,
     canUndo: journal.canUndo,
+    verifies(name, verifyOptions) {
+      const record = typeof name === 'string' ? tools.get(name) : undefined
+      const caller = isObject(verifyOptions) ? verifyOptions.caller : undefined
+      return record !== undefined && verifies(record, isCaller(caller) ? caller : 'inapp')
+    },
     cancelAll(cancelOptions) {
       const by = isObject(cancelOptions) ? cancelOptions.by : undefined
       pipeline.cancelAll(by === 'policy' || by === 'signal' ? (by as CancelledBy) : 'operator')
@@ -449,5 +461,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     },
   }
   attachReporter(tm, errorEvent)
+  attachDefinitions(tm, tools)
   return tm
 }

@@ -28,20 +28,31 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
     `createToolmark() got an unknown option "${key}": use ${OPTION_KEYS.join(', ')}`,
   dev: () => 'createToolmark({ dev }) takes a boolean',
   jsonSchema: () => 'createToolmark({ jsonSchema }) takes a function (schema) => JSON Schema',
-  confirm: () => 'createToolmark({ confirm }) takes { inapp?, test? }',
+  confirm: () => 'createToolmark({ confirm }) takes { inapp?, test?, verifier?, origin?, rpId? }',
+  'confirm verifier': () =>
+    'confirm.verifier must be a function (request) => Promise<Verification | undefined>, such as passkeyVerifier() from @toolmark/core/passkey',
+  'confirm text': (key) => `confirm.${key} must be a string`,
   'confirm mode': (key, mode) =>
     `confirm.${key} cannot be ${mode}: only inapp and test are configurable, as "deferred" or "inline" (webmcp and mcp are always inline)`,
   limits: () => 'createToolmark({ limits }) takes an object',
   'unknown limit': (key) =>
     `limits.${key} is not a limit: use ${Object.keys(DEFAULT_LIMITS).join(', ')}`,
   limit: (key) => `limits.${key} must be a positive number`,
+  files: () => 'createToolmark({ files }) takes { resolve?, allowOrigins?, maxBytes?, timeoutMs? }',
+  'files key': (key) =>
+    `files has an unknown key "${key}": use resolve, allowOrigins, maxBytes or timeoutMs`,
+  'files resolve': () => 'files.resolve must be a function (ref, { signal }) => Blob | File',
+  'files origins': () => 'files.allowOrigins must be a list of origins',
+  'files origin': (origin) =>
+    `files.allowOrigins: ${json(origin)} is not an exact origin: write "https://host[:port]" (http only for localhost, 127.0.0.1 or [::1]), without a path`,
+  'files number': (key) => `files.${key} must be a positive number`,
   // policy
   policy: () => 'policy must be an object keyed by caller',
   'unknown caller': (caller) =>
     `Policy names an unknown caller "${caller}": use ${POLICY_CALLERS.join(', ')} ("human" is fixed)`,
   'policy entry': (caller) => `policy.${caller} must be an object like { allow: ['readOnly'] }`,
   'policy key': (caller, key) =>
-    `policy.${caller} has an unknown key "${key}": use allow, tools or rateLimit`,
+    `policy.${caller} has an unknown key "${key}": use allow, tools, rateLimit or verify`,
   'policy allow': (caller) =>
     `policy.${caller}.allow must list classes among ${CLASSES.join(', ')}`,
   'policy tools': (caller) =>
@@ -50,6 +61,8 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
     `policy.${caller}.tools has an unknown key "${key}": use allow or deny`,
   'policy names': (caller, key) =>
     `policy.${caller}.tools.${key} must list full tool names or "prefix.*" patterns`,
+  'policy verify': (caller) =>
+    `policy.${caller}.verify must list classes among destructive, consequential`,
   'policy rateLimit': (caller) =>
     `policy.${caller}.rateLimit must be { calls: positive integer, perMs: positive number }`,
   // scopes
@@ -80,6 +93,7 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
     `Tool "${name}" cannot be readOnly and consequential/destructive at once: drop one hint`,
   sensitive: (name) =>
     `Tool "${name}" has sensitive paths that are not a string array (or a function returning one)`,
+  verify: (name) => `Tool "${name}" has a verify that is not a boolean`,
   timeoutMs: (name) =>
     `Tool "${name}" has an invalid timeoutMs: use a positive number of milliseconds`,
   'not a function': (name, key) => `Tool "${name}" has a ${key} that is not a function`,

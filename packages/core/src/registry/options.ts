@@ -1,7 +1,7 @@
 import { isObject, own } from '../base/guards'
 import type { Problem } from '../base/problem'
 import type { JsonSchemaConverter } from '../schema/jsonSchema'
-import type { ConfirmMode, Limits } from '../types'
+import type { ConfirmMode, FilesOptions, Limits, VerifyOptions } from '../types'
 
 /** Every limit's default (DESIGN §3.9). */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -20,7 +20,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 })
 
 /** The options `createToolmark` takes. */
-export const OPTION_KEYS = ['dev', 'policy', 'confirm', 'limits', 'jsonSchema']
+export const OPTION_KEYS = ['dev', 'policy', 'confirm', 'limits', 'jsonSchema', 'files']
 
 /** `createToolmark`'s options as the registry uses them, and what is wrong with them. */
 export interface ReadOptions {
@@ -30,9 +30,67 @@ export interface ReadOptions {
   policy: unknown
   /** The confirmation modes of the two configurable callers. */
   confirm: { inapp: ConfirmMode; test: ConfirmMode }
+  /** Step-up verification: the verifier and what assertions must match. */
+  verification: VerifyOptions
   /** The valid limits given, the defaults for the others (fail closed). */
   limits: Readonly<Limits>
   converter: JsonSchemaConverter | undefined
+  /** `files`, when valid (an invalid one leaves file fields closed: fail closed). */
+  files: Readonly<FilesOptions> | undefined
+}
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
+
+/** Whether a URL's protocol may carry a file: `https:`, or `http:` to a loopback host. */
+export const isFileProtocol = (url: URL): boolean =>
+  url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))
+
+/** Whether `origin` is written as an exact origin (`https://a.example`, no path, no slash). */
+function isExactOrigin(origin: unknown): boolean {
+  if (typeof origin !== 'string') return false
+  try {
+    const url = new URL(origin)
+    return url.origin === origin && isFileProtocol(url)
+  } catch {
+    return false
+  }
+}
+
+/** Reads `files`; an invalid value is reported and leaves files off. */
+function readFiles(given: unknown, problems: Problem[]): Readonly<FilesOptions> | undefined {
+  if (given === undefined) return undefined
+  if (!isObject(given)) {
+    problems.push(['files'])
+    return undefined
+  }
+  const before = problems.length
+  for (const key of Object.keys(given)) {
+    if (!['resolve', 'allowOrigins', 'maxBytes', 'timeoutMs'].includes(key)) {
+      problems.push(['files key', key])
+    }
+  }
+  const resolve = own(given, 'resolve')
+  if (resolve !== undefined && typeof resolve !== 'function') problems.push(['files resolve'])
+  const origins = own(given, 'allowOrigins')
+  if (origins !== undefined) {
+    if (!Array.isArray(origins)) problems.push(['files origins'])
+    else for (const o of origins) if (!isExactOrigin(o)) problems.push(['files origin', String(o)])
+  }
+  for (const key of ['maxBytes', 'timeoutMs']) {
+    const v = own(given, key)
+    if (v !== undefined && !(typeof v === 'number' && v > 0 && Number.isFinite(v))) {
+      problems.push(['files number', key])
+    }
+  }
+  if (problems.length > before) return undefined
+  return Object.freeze({
+    ...(typeof resolve === 'function' ? { resolve: resolve as FilesOptions['resolve'] } : {}),
+    ...(Array.isArray(origins) ? { allowOrigins: Object.freeze([...(origins as string[])]) } : {}),
+    ...(own(given, 'maxBytes') !== undefined ? { maxBytes: own(given, 'maxBytes') as number } : {}),
+    ...(own(given, 'timeoutMs') !== undefined
+      ? { timeoutMs: own(given, 'timeoutMs') as number }
+      : {}),
+  })
 }
 
 /**
@@ -53,10 +111,20 @@ export function readOptions(options: unknown): ReadOptions {
   if (jsonSchema !== undefined && typeof jsonSchema !== 'function') problems.push(['jsonSchema'])
   const confirm = own(o, 'confirm')
   if (confirm !== undefined && !isObject(confirm)) problems.push(['confirm'])
-  else if (confirm !== undefined) {
-    for (const [key, mode] of Object.entries(confirm)) {
-      if ((key !== 'inapp' && key !== 'test') || (mode !== 'deferred' && mode !== 'inline')) {
-        problems.push(['confirm mode', key, String(JSON.stringify(mode))])
+  const verification: VerifyOptions = {}
+  if (confirm !== undefined && isObject(confirm)) {
+    for (const [key, value] of Object.entries(confirm)) {
+      if (key === 'verifier') {
+        if (typeof value === 'function') verification.verifier = value as VerifyOptions['verifier']
+        else if (value !== undefined) problems.push(['confirm verifier'])
+      } else if (key === 'origin' || key === 'rpId') {
+        if (typeof value === 'string') verification[key] = value
+        else if (value !== undefined) problems.push(['confirm text', key])
+      } else if (
+        (key !== 'inapp' && key !== 'test') ||
+        (value !== 'deferred' && value !== 'inline')
+      ) {
+        problems.push(['confirm mode', key, String(JSON.stringify(value))])
       }
     }
   }
@@ -81,7 +149,9 @@ export function readOptions(options: unknown): ReadOptions {
     dev: typeof dev === 'boolean' ? dev : undefined,
     policy: own(o, 'policy'),
     confirm: { inapp: modeOf('inapp'), test: modeOf('test') },
+    verification,
     limits: Object.freeze(limits),
     converter: typeof jsonSchema === 'function' ? (jsonSchema as JsonSchemaConverter) : undefined,
+    files: readFiles(own(o, 'files'), problems),
   }
 }

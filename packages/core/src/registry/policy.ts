@@ -16,6 +16,19 @@ export function toolClass(hints: ToolHints | undefined): ToolClass {
   return 'none'
 }
 
+/**
+ * Whether a call's approval needs step-up verification: the tool says so (`verify: true`) or the
+ * caller's policy does for its class. Only for calls that need a confirmation at all.
+ */
+export function needsVerification(
+  cls: ToolClass,
+  verify: boolean | undefined,
+  caller: Caller,
+  policy: CompiledCallerPolicy,
+): boolean {
+  return needsConfirmation(cls, caller) && (verify === true || policy.verifies(cls))
+}
+
 /** Whether a call of this class needs a person's approval (never for `human`). */
 export function needsConfirmation(cls: ToolClass, caller: Caller): boolean {
   return caller !== 'human' && (cls === 'destructive' || cls === 'consequential')
@@ -32,6 +45,8 @@ const DEFAULT_CLASSES: Record<Caller, readonly ToolClass[]> = {
 /** The rules for one caller, ready to answer per tool. */
 export interface CompiledCallerPolicy {
   allows(name: string, cls: ToolClass): boolean
+  /** Whether approvals of this class need step-up verification for this caller. */
+  verifies(cls: ToolClass): boolean
   rateLimit?: { calls: number; perMs: number }
 }
 
@@ -51,13 +66,20 @@ export function policyProblem(caller: string, entry: unknown): Problem | undefin
   if (entry === undefined) return undefined
   if (!isObject(entry)) return ['policy entry', caller]
   for (const key of Object.keys(entry)) {
-    if (key !== 'allow' && key !== 'tools' && key !== 'rateLimit') {
+    if (key !== 'allow' && key !== 'tools' && key !== 'rateLimit' && key !== 'verify') {
       return ['policy key', caller, key]
     }
   }
   const allow = own(entry, 'allow')
   const tools = own(entry, 'tools')
   const rateLimit = own(entry, 'rateLimit')
+  const verify = own(entry, 'verify')
+  if (
+    verify !== undefined &&
+    (!Array.isArray(verify) || !verify.every((c) => c === 'destructive' || c === 'consequential'))
+  ) {
+    return ['policy verify', caller]
+  }
   if (
     allow !== undefined &&
     (!Array.isArray(allow) || !allow.every((c) => CLASSES.includes(c as ToolClass)))
@@ -88,7 +110,7 @@ export function policyProblem(caller: string, entry: unknown): Problem | undefin
   return undefined
 }
 
-const DENY_ALL: CompiledCallerPolicy = { allows: () => false }
+const DENY_ALL: CompiledCallerPolicy = { allows: () => false, verifies: () => false }
 
 /** Compiles one caller's rules; `entry` must already be valid. */
 export function compileCallerPolicy(
@@ -100,6 +122,7 @@ export function compileCallerPolicy(
   const allowed = own(given, 'allow') as ToolClass[] | undefined
   const tools = (own(given, 'tools') ?? {}) as NonNullable<CallerPolicy['tools']>
   const rate = own(given, 'rateLimit') as CallerPolicy['rateLimit']
+  const verified = new Set<ToolClass>((own(given, 'verify') as ToolClass[] | undefined) ?? [])
   const classes = new Set<ToolClass>(allowed ?? DEFAULT_CLASSES[caller])
   const allow = (own(tools, 'allow') as string[] | undefined)?.map(nameRule)
   const deny = (own(tools, 'deny') as string[] | undefined)?.map(nameRule) ?? []
@@ -112,6 +135,7 @@ export function compileCallerPolicy(
       for (let i = 0; i < allow.length; i++) if (allow[i](name)) return true
       return false
     },
+    verifies: (cls) => verified.has(cls),
     rateLimit: rate
       ? { calls: own(rate, 'calls') as number, perMs: own(rate, 'perMs') as number }
       : undefined,

@@ -1,4 +1,3 @@
-import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import type { Emitter } from '../events/emitter'
 import type { Problem } from '../base/problem'
 import type { CompiledCallerPolicy, RateLimiter } from './policy'
@@ -16,6 +15,7 @@ import type {
   ToolDefinition,
   ToolHints,
   ToolResult,
+  VerifyOptions,
 } from '../types'
 
 /**
@@ -56,7 +56,7 @@ export interface ToolRecord {
 }
 
 /** Whether a caller may use a tool now, and if not, why. */
-export type Access = 'ok' | 'hidden' | 'denied' | 'no_presenter'
+export type Access = 'ok' | 'hidden' | 'denied' | 'no_presenter' | 'no_verifier'
 
 /** Whose result is being normalized: names the tool and the call in `error` events. */
 export interface ResultSource {
@@ -76,13 +76,16 @@ export interface RegistryInternals {
   readonly dev: boolean
   readonly limits: Readonly<Limits>
   readonly events: Emitter
-  readonly confirmations: InternalConfirmationStore
   readonly tools: ReadonlyMap<string, ToolRecord>
   rev(): number
   access(record: ToolRecord, caller: Caller): Access
   policyOf(caller: Caller): CompiledCallerPolicy
   readonly rateLimiter: RateLimiter
   confirmMode(caller: Caller): ConfirmMode
+  /** Step-up verification options (`confirm.verifier`, `origin`, `rpId`). */
+  readonly verification: Readonly<VerifyOptions>
+  /** Whether this caller's approvals of this tool need step-up verification. */
+  verifies(record: ToolRecord, caller: Caller): boolean
   /** Development throws with the fix; production emits an `error` event. */
   misconfigured(code: string, problem: Problem, tool?: string): void
   errorEvent(event: ErrorEvent): void

@@ -11,17 +11,47 @@ export interface JsonSchemaCheckOptions {
   /** Deepest value accepted; deeper values get an issue at the first path past it. Default 64. */
   maxDepth?: number
   /**
-   * Work allowed for one check, counted in (schema node, value) visits. A check that needs more
-   * (a huge value, or a schema whose `anyOf`s multiply) fails with one issue at the root.
-   * Default 200 000.
+   * Work allowed for one check, in steps: each (schema node, value) visit, each `enum` or
+   * `const` comparison and each value node it compares, each `required` entry, each property,
+   * each issue made or copied, and long strings by their length. A check that needs more (a huge
+   * value, a schema whose `anyOf`s multiply over a costly leaf) fails with one issue at the root.
+   * Default 200 000; `CLIENT_SCHEMA_CHECK` uses a smaller budget.
    */
   maxSteps?: number
-  /** Most issues reported. Default 50. */
+  /** Most issues reported, and most kept inside one `anyOf`/`oneOf`/`not` branch. Default 50. */
   maxIssues?: number
+  /**
+   * `false` ignores `pattern` and `patternProperties` wherever the check reaches them (through
+   * any `$ref` or branch), so no regular expression from the schema ever runs; a property a
+   * pattern would have matched is then not treated as additional. Default `true`.
+   */
+  patterns?: boolean
+  /**
+   * Where a `$ref` may point: `'document'` (default) any JSON pointer inside the document;
+   * `'definitions'` only the root (`#`) and one entry of `$defs` or `definitions`
+   * (`#/$defs/name`), so a hostile schema cannot turn data (`enum`, `default`, an unknown
+   * keyword) into a schema. Any other `$ref` is ignored.
+   */
+  refs?: 'document' | 'definitions'
 }
 
-/** Checks one value; an empty array means it is valid. Never throws. */
-export type JsonSchemaCheck = (value: unknown) => ResultIssue[]
+/**
+ * The options for a schema a client wrote (a chat request's tool list, a page's manifest read on
+ * a server): no regular expression runs, `$ref`s reach only definitions, and the budget is small
+ * enough that the worst schema within the posted-list bounds checks any value in milliseconds.
+ */
+export const CLIENT_SCHEMA_CHECK: Readonly<
+  Required<Pick<JsonSchemaCheckOptions, 'maxSteps' | 'maxIssues' | 'patterns' | 'refs'>>
+> = Object.freeze({ maxSteps: 20_000, maxIssues: 20, patterns: false, refs: 'definitions' })
+
+/**
+ * Checks one value; an empty array means it is valid. Never throws. `lastSteps` is the work the
+ * latest check spent, in the steps `maxSteps` bounds.
+ */
+export interface JsonSchemaCheck {
+  (value: unknown): ResultIssue[]
+  readonly lastSteps: number
+}
 
 type Node = Record<string, unknown>
 
@@ -71,28 +101,30 @@ function hasType(value: unknown, type: string): boolean {
   }
 }
 
-/** Deep equality of JSON values, for `enum` and `const`. */
-function equal(a: unknown, b: unknown, depth = 0): boolean {
-  if (a === b) return true
-  if (depth > 64 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    return false
+/** At most `limit` characters of a value's JSON text, built no further than that. */
+function show(value: unknown, limit = 40): string {
+  let text = ''
+  const write = (part: string) => {
+    text += part
+    return text.length <= limit
   }
-  if (Array.isArray(a) !== Array.isArray(b)) return false
-  if (Array.isArray(a)) {
-    const other = b as unknown[]
-    return a.length === other.length && a.every((item, i) => equal(item, other[i], depth + 1))
+  const walk = (v: unknown, depth: number): boolean => {
+    if (typeof v === 'string') return write(JSON.stringify(v.slice(0, limit + 1)))
+    if (v === null || typeof v !== 'object') return write(String(JSON.stringify(v) ?? v))
+    if (depth > 8) return write('…')
+    const list = Array.isArray(v)
+    if (!write(list ? '[' : '{')) return false
+    let first = true
+    for (const key of Object.keys(v)) {
+      if (!first && !write(',')) return false
+      first = false
+      if (!list && !write(`${JSON.stringify(key.slice(0, limit + 1))}:`)) return false
+      if (!walk((v as Node)[key], depth + 1)) return false
+    }
+    return write(list ? ']' : '}')
   }
-  const left = Object.keys(a).filter((k) => (a as Node)[k] !== undefined)
-  const right = Object.keys(b).filter((k) => (b as Node)[k] !== undefined)
-  return (
-    left.length === right.length &&
-    left.every((k) => hasOwn(b, k) && equal((a as Node)[k], (b as Node)[k], depth + 1))
-  )
-}
-
-const show = (value: unknown) => {
-  const text = JSON.stringify(value) ?? String(value)
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text
+  walk(value, 0)
+  return text.length > limit ? `${text.slice(0, limit)}…` : text
 }
 
 /** Code points of a string (what JSON Schema counts), without building an array. */
@@ -168,9 +200,58 @@ export function jsonSchemaCheck(
   const maxDepth = count(options.maxDepth) ?? 64
   const maxSteps = count(options.maxSteps) ?? 200_000
   const maxIssues = Math.max(1, count(options.maxIssues) ?? 50)
+  const usePatterns = options.patterns !== false
+  const definitionsOnly = options.refs === 'definitions'
   const patterns = new Map<string, RegExp | null>()
   const refs = new Map<string, unknown>()
   let steps = 0
+
+  /** Charges `n` steps of work; past the budget the whole check unwinds. */
+  const charge = (n: number) => {
+    steps += n
+    if (steps > maxSteps) throw new OutOfBounds('Too large to check')
+  }
+
+  /** Adds an issue (one step); a list already holding `maxIssues` keeps what it has. */
+  const add = (out: ResultIssue[], issue: ResultIssue) => {
+    charge(1)
+    if (out.length < maxIssues) out.push(issue)
+  }
+
+  /** Deep equality of JSON values, for `enum` and `const`; each node compared is a step. */
+  const equal = (a: unknown, b: unknown, depth = 0): boolean => {
+    charge(1)
+    if (a === b) return true
+    if (depth > 64 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+      return false
+    }
+    if (Array.isArray(a) !== Array.isArray(b)) return false
+    if (Array.isArray(a)) {
+      const other = b as unknown[]
+      return a.length === other.length && a.every((item, i) => equal(item, other[i], depth + 1))
+    }
+    const left = Object.keys(a)
+    const right = Object.keys(b)
+    charge(left.length + right.length)
+    const defined = (o: object, keys: string[]) =>
+      keys.filter((k) => (o as Node)[k] !== undefined).length
+    return (
+      defined(a, left) === defined(b, right) &&
+      left.every(
+        (k) =>
+          (a as Node)[k] === undefined ||
+          (hasOwn(b, k) && equal((a as Node)[k], (b as Node)[k], depth + 1)),
+      )
+    )
+  }
+
+  /** Runs a schema's regular expression on `text`, charging for the text it reads. */
+  const matches = (source: string, text: string): boolean | undefined => {
+    const regex = pattern(source)
+    if (!regex) return undefined
+    charge(1 + Math.ceil(text.length / 64))
+    return regex.test(text)
+  }
 
   const pattern = (source: string): RegExp | null => {
     let compiled = patterns.get(source)
@@ -191,14 +272,21 @@ export function jsonSchemaCheck(
     return compiled
   }
 
-  /** Resolves `#` and `#/a/b` pointers inside the document; anything else is ignored. */
+  /**
+   * Resolves `#` and `#/a/b` pointers inside the document (with `refs: 'definitions'` only `#`
+   * and `#/$defs/name` or `#/definitions/name`); anything else is ignored.
+   */
   const resolve = (ref: string): unknown => {
     if (refs.has(ref)) return refs.get(ref)
     let target: unknown
+    const segments = ref.startsWith('#/') && ref.length <= 1_000 ? ref.slice(2).split('/') : []
+    const allowed =
+      !definitionsOnly ||
+      (segments.length === 2 && (segments[0] === '$defs' || segments[0] === 'definitions'))
     if (ref === '#') target = root
-    else if (ref.startsWith('#/') && ref.length <= 1_000) {
+    else if (segments.length > 0 && allowed) {
       target = root
-      for (const raw of ref.slice(2).split('/')) {
+      for (const raw of segments) {
         let segment: string
         try {
           segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~')
@@ -226,10 +314,10 @@ export function jsonSchemaCheck(
     recursion: number,
     out: ResultIssue[],
   ): void => {
-    if (++steps > maxSteps) throw new OutOfBounds('Too large to check')
+    charge(1)
     if (recursion > MAX_RECURSION) throw new OutOfBounds('The schema nests too deeply to check')
     if (node === false) {
-      out.push({ path, message: 'No value is allowed here' })
+      add(out, { path, message: 'No value is allowed here' })
       return
     }
     if (!isObject(node)) return
@@ -247,22 +335,25 @@ export function jsonSchemaCheck(
     )
     if (types.length > 0 && !types.some((t) => hasType(value, t))) {
       const expected = types.map((t) => TYPE_NAMES[t]).join(' or ')
-      out.push({ path, message: `Expected ${expected}, received ${jsonType(value)}` })
+      add(out, { path, message: `Expected ${expected}, received ${jsonType(value)}` })
       return
     }
 
     const options = own(node, 'enum')
     if (Array.isArray(options) && !options.some((option) => equal(option, value))) {
-      out.push({
+      add(out, {
         path,
         message:
           options.length === 1
             ? `Expected ${show(options[0])}`
-            : `Expected one of ${options.slice(0, 20).map(show).join(', ')}`,
+            : `Expected one of ${options
+                .slice(0, 20)
+                .map((option) => show(option))
+                .join(', ')}`,
       })
     }
     if (hasOwn(node, 'const') && !equal(node.const, value)) {
-      out.push({ path, message: `Expected ${show(node.const)}` })
+      add(out, { path, message: `Expected ${show(node.const)}` })
     }
 
     if (typeof value === 'string') checkString(node, value, path, out)
@@ -281,7 +372,7 @@ export function jsonSchemaCheck(
     if (hasOwn(node, 'not')) {
       const inner: ResultIssue[] = []
       visit(node.not, value, path, depth, next, inner)
-      if (inner.length === 0) out.push({ path, message: 'Matches a shape that is not allowed' })
+      if (inner.length === 0) add(out, { path, message: 'Matches a shape that is not allowed' })
     }
   }
 
@@ -306,49 +397,49 @@ export function jsonSchemaCheck(
     }
     if (matches === 0) {
       // The branch that came closest explains the problem best (a discriminated union's own).
-      if (closest && closest.length > 0) out.push(...closest)
-      else out.push({ path, message: 'Matches none of the allowed shapes' })
+      if (closest && closest.length > 0) for (const issue of closest) add(out, issue)
+      else add(out, { path, message: 'Matches none of the allowed shapes' })
     } else if (mode === 'one' && matches > 1) {
-      out.push({ path, message: 'Matches more than one of the allowed shapes' })
+      add(out, { path, message: 'Matches more than one of the allowed shapes' })
     }
   }
 
   const checkString = (node: Node, value: string, path: string, out: ResultIssue[]) => {
     const min = count(own(node, 'minLength'))
     if (min !== undefined && value.length < min) {
-      out.push({ path, message: `Expected at least ${min} characters` })
+      add(out, { path, message: `Expected at least ${min} characters` })
     }
     const max = count(own(node, 'maxLength'))
-    if (max !== undefined && value.length > max && codePoints(value) > max) {
-      out.push({ path, message: `Expected at most ${max} characters` })
+    if (max !== undefined && value.length > max) {
+      charge(Math.ceil(value.length / 64))
+      if (codePoints(value) > max) add(out, { path, message: `Expected at most ${max} characters` })
     }
-    const source = own(node, 'pattern')
-    if (typeof source === 'string') {
-      const regex = pattern(source)
-      if (regex && !regex.test(value)) out.push({ path, message: 'Does not match the pattern' })
+    const source = usePatterns ? own(node, 'pattern') : undefined
+    if (typeof source === 'string' && matches(source, value) === false) {
+      add(out, { path, message: 'Does not match the pattern' })
     }
   }
 
   const checkNumber = (node: Node, value: number, path: string, out: ResultIssue[]) => {
     const minimum = own(node, 'minimum')
     if (finite(minimum) && value < minimum) {
-      out.push({ path, message: `Expected a number of at least ${minimum}` })
+      add(out, { path, message: `Expected a number of at least ${minimum}` })
     }
     const maximum = own(node, 'maximum')
     if (finite(maximum) && value > maximum) {
-      out.push({ path, message: `Expected a number of at most ${maximum}` })
+      add(out, { path, message: `Expected a number of at most ${maximum}` })
     }
     const exclusiveMinimum = own(node, 'exclusiveMinimum')
     if (finite(exclusiveMinimum) && value <= exclusiveMinimum) {
-      out.push({ path, message: `Expected a number greater than ${exclusiveMinimum}` })
+      add(out, { path, message: `Expected a number greater than ${exclusiveMinimum}` })
     }
     const exclusiveMaximum = own(node, 'exclusiveMaximum')
     if (finite(exclusiveMaximum) && value >= exclusiveMaximum) {
-      out.push({ path, message: `Expected a number less than ${exclusiveMaximum}` })
+      add(out, { path, message: `Expected a number less than ${exclusiveMaximum}` })
     }
     const multipleOf = own(node, 'multipleOf')
-    if (finite(multipleOf) && multipleOf > 0 && !isMultiple(value, multipleOf)) {
-      out.push({ path, message: `Expected a multiple of ${multipleOf}` })
+    if (finite(multipleOf) && multipleOf > 0 && (charge(8), !isMultiple(value, multipleOf))) {
+      add(out, { path, message: `Expected a multiple of ${multipleOf}` })
     }
   }
 
@@ -362,17 +453,17 @@ export function jsonSchemaCheck(
   ) => {
     const min = count(own(node, 'minItems'))
     if (min !== undefined && value.length < min) {
-      out.push({ path, message: `Expected at least ${min} items` })
+      add(out, { path, message: `Expected at least ${min} items` })
     }
     const max = count(own(node, 'maxItems'))
     if (max !== undefined && value.length > max) {
-      out.push({ path, message: `Expected at most ${max} items` })
+      add(out, { path, message: `Expected at most ${max} items` })
     }
     const prefix = own(node, 'prefixItems')
     const first = Array.isArray(prefix) ? prefix : []
     const items = own(node, 'items')
     if (value.length > 0 && (first.length > 0 || items !== undefined) && depth >= maxDepth) {
-      out.push({ path: joinPath(path, 0), message: 'Nested too deeply' })
+      add(out, { path: joinPath(path, 0), message: 'Nested too deeply' })
       return
     }
     for (let i = 0; i < value.length; i++) {
@@ -383,13 +474,11 @@ export function jsonSchemaCheck(
       if (out.length >= maxIssues) return
     }
     if (own(node, 'uniqueItems') === true && value.length > 1) {
-      if (value.length * value.length > maxSteps - steps)
-        throw new OutOfBounds('Too large to check')
-      steps += value.length * value.length
+      charge(value.length * value.length)
       for (let i = 1; i < value.length; i++) {
         for (let j = 0; j < i; j++) {
           if (equal(value[i], value[j])) {
-            out.push({ path: joinPath(path, i), message: `Repeats item ${j}` })
+            add(out, { path: joinPath(path, i), message: `Repeats item ${j}` })
             return
           }
         }
@@ -406,41 +495,47 @@ export function jsonSchemaCheck(
     out: ResultIssue[],
   ) => {
     // JSON semantics: a property holding `undefined` is absent.
-    const keys = Object.keys(value).filter((key) => value[key] !== undefined)
+    const all = Object.keys(value)
+    charge(Math.ceil(all.length / 8))
+    const keys = all.filter((key) => value[key] !== undefined)
     const required = own(node, 'required')
     if (Array.isArray(required)) {
       for (const key of required) {
+        charge(1)
         if (typeof key === 'string' && (!hasOwn(value, key) || value[key] === undefined)) {
-          out.push({ path: joinPath(path, key), message: 'Required' })
+          add(out, { path: joinPath(path, key), message: 'Required' })
         }
       }
     }
     const min = count(own(node, 'minProperties'))
     if (min !== undefined && keys.length < min) {
-      out.push({ path, message: `Expected at least ${min} properties` })
+      add(out, { path, message: `Expected at least ${min} properties` })
     }
     const max = count(own(node, 'maxProperties'))
     if (max !== undefined && keys.length > max) {
-      out.push({ path, message: `Expected at most ${max} properties` })
+      add(out, { path, message: `Expected at most ${max} properties` })
     }
     const properties = own(node, 'properties')
     const declared = isObject(properties) ? properties : undefined
     const patternProperties = own(node, 'patternProperties')
-    const patterned = isObject(patternProperties) ? Object.keys(patternProperties) : []
-    const additional = own(node, 'additionalProperties')
+    const patternKeys = isObject(patternProperties) ? Object.keys(patternProperties) : []
+    const patterned = usePatterns ? patternKeys : []
+    // Without patterns, a property one of them would have matched must not count as additional.
+    const additional =
+      usePatterns || patternKeys.length === 0 ? own(node, 'additionalProperties') : undefined
     const names = own(node, 'propertyNames')
     const needsChildren = declared !== undefined || patterned.length > 0 || additional !== undefined
     if (keys.length > 0 && needsChildren && depth >= maxDepth) {
-      out.push({ path: joinPath(path, keys[0]), message: 'Nested too deeply' })
+      add(out, { path: joinPath(path, keys[0]), message: 'Nested too deeply' })
       return
     }
     for (const key of keys) {
-      if (++steps > maxSteps) throw new OutOfBounds('Too large to check')
+      charge(1)
       const at = joinPath(path, key)
       if (names !== undefined) {
         const inner: ResultIssue[] = []
         visit(names, key, at, depth, recursion, inner)
-        if (inner.length > 0) out.push({ path: at, message: 'This property name is not allowed' })
+        if (inner.length > 0) add(out, { path: at, message: 'This property name is not allowed' })
       }
       let matched = false
       if (declared && hasOwn(declared, key)) {
@@ -448,21 +543,20 @@ export function jsonSchemaCheck(
         visit(declared[key], value[key], at, depth + 1, recursion, out)
       }
       for (const source of patterned) {
-        const regex = pattern(source)
-        if (regex && regex.test(key)) {
+        if (matches(source, key) === true) {
           matched = true
           visit((patternProperties as Node)[source], value[key], at, depth + 1, recursion, out)
         }
       }
       if (!matched && additional !== undefined) {
-        if (additional === false) out.push({ path: at, message: 'Unexpected property' })
+        if (additional === false) add(out, { path: at, message: 'Unexpected property' })
         else visit(additional, value[key], at, depth + 1, recursion, out)
       }
       if (out.length >= maxIssues) return
     }
   }
 
-  return (value) => {
+  const check = (value: unknown): ResultIssue[] => {
     steps = 0
     const out: ResultIssue[] = []
     try {
@@ -471,9 +565,13 @@ export function jsonSchemaCheck(
       // A bound was hit, or the value is not plain data (a throwing getter, a proxy).
       const message = error instanceof OutOfBounds ? error.message : 'Could not be checked'
       return [{ path: '', message }]
+    } finally {
+      check.lastSteps = Math.min(steps, maxSteps + 1)
     }
     return dedupe(out).slice(0, maxIssues)
   }
+  check.lastSteps = 0
+  return check
 }
 
 const TYPE_NAMES: Record<string, string> = {

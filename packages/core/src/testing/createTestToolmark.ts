@@ -1,4 +1,5 @@
-import { createToolmark, reportError } from '../registry/createToolmark'
+import { createToolmark } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import type {
   CallEvent,
   ConfirmEvent,

@@ -1,6 +1,8 @@
-import { reportError } from '../registry/createToolmark'
+import { reportError } from '../events/reportError'
 import { errorResult, refuse } from '../call/results'
+import { markUntrusted } from '../ai-sdk/markUntrusted'
 import type { Consumer, JsonSchema, ManifestEntry, Toolmark, ToolHints, ToolResult } from '../types'
+import { hasDeclarativeTwin } from './declarativeForms'
 import {
   findModelContext,
   type WebMCPHost,
@@ -24,7 +26,7 @@ export interface WebMCPOptions {
 }
 
 /** One tool as currently handed to the model context. */
-interface Registration {
+interface HostedTool {
   /** The entry it was registered from; a later entry that says the same keeps it. */
   entry: ManifestEntry
   /** Aborting unregisters the tool and makes its `execute` refuse. */
@@ -88,7 +90,7 @@ const sameHints = (a: ToolHints, b: ToolHints) =>
   a.destructive === b.destructive &&
   a.untrustedContent === b.untrustedContent
 
-const sameSchema = (a: JsonSchema | undefined, b: JsonSchema | undefined) =>
+const sameSchemaText = (a: JsonSchema | undefined, b: JsonSchema | undefined) =>
   a === b || (a !== undefined && b !== undefined && jsonTextOf(a) === jsonTextOf(b))
 
 /**
@@ -101,7 +103,7 @@ const sameTool = (a: ManifestEntry, b: ManifestEntry) =>
   (a.title === b.title &&
     a.description === b.description &&
     sameHints(a.hints, b.hints) &&
-    sameSchema(a.inputSchema, b.inputSchema))
+    sameSchemaText(a.inputSchema, b.inputSchema))
 
 const toolDictionary = (entry: ManifestEntry, execute: WebMCPTool['execute']): WebMCPTool => {
   const tool: WebMCPTool = {
@@ -124,7 +126,7 @@ const toolDictionary = (entry: ManifestEntry, execute: WebMCPTool['execute']): W
  * The result as WebMCP hosts take it. Crossing into the host has JSON semantics (`toJSON`,
  * `Date` → ISO string); a result JSON cannot carry becomes an `error`.
  */
-function toWebMCPResponse(result: ToolResult): WebMCPToolResponse {
+function toWebMCPResponse(result: ToolResult, untrusted = false): WebMCPToolResponse {
   let text: string | undefined
   try {
     text = JSON.stringify(result)
@@ -132,7 +134,12 @@ function toWebMCPResponse(result: ToolResult): WebMCPToolResponse {
     text = undefined
   }
   if (text === undefined) text = JSON.stringify(errorResult('Result not serializable'))
-  const structuredContent = JSON.parse(text) as ToolResult
+  let structuredContent = JSON.parse(text) as ToolResult
+  if (untrusted) {
+    // The same per-result marker as the chat and agent surfaces: `untrustedContent: true`, first.
+    structuredContent = markUntrusted(structuredContent) as unknown as ToolResult
+    text = JSON.stringify(structuredContent)
+  }
   return {
     content: [{ type: 'text', text }],
     structuredContent,
@@ -208,7 +215,7 @@ export function webmcp(options: WebMCPOptions = {}): Consumer {
 }
 
 function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']): () => void {
-  const registrations = new Map<string, Registration>()
+  const registrations = new Map<string, HostedTool>()
   // Calls still running when the consumer goes away are stopped: no agent is left to answer.
   const lifetime = new AbortController()
 
@@ -216,6 +223,8 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
   const filterFailures = new Set<string>()
 
   const visible = (entry: ManifestEntry): boolean => {
+    // A form the browser registers from its `toolname` is not registered a second time.
+    if (hasDeclarativeTwin(tm, entry.name)) return false
     if (!filter) return true
     try {
       return filter(entry) === true
@@ -232,7 +241,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
     }
   }
 
-  const executeFor = (name: string, registration: Registration): WebMCPTool['execute'] => {
+  const executeFor = (name: string, registration: HostedTool): WebMCPTool['execute'] => {
     return async (input, client) => {
       // A host may still hold an execute from before the tool was removed or replaced: it must
       // not reach whatever carries that name now.
@@ -247,7 +256,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
           caller: 'webmcp',
           signal: linkSignals(lifetime.signal, isAbortSignal(signal) ? signal : undefined),
         })
-        return toWebMCPResponse(result)
+        return toWebMCPResponse(result, registration.entry.hints.untrustedContent === true)
       } catch {
         // `tm.call` never throws; this keeps the promise to the host even if that ever breaks.
         return toWebMCPResponse(errorResult('Tool failed'))
@@ -260,7 +269,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
   const reportedEntries = new WeakSet<ManifestEntry>()
 
   const register = (entry: ManifestEntry, pass: number) => {
-    const registration: Registration = { entry, controller: new AbortController(), seen: pass }
+    const registration: HostedTool = { entry, controller: new AbortController(), seen: pass }
     registrations.set(entry.name, registration)
     const fail = (cause: unknown) => {
       // Our own abort (removed or disposed while registering) is not a failure.
@@ -289,7 +298,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
     }
   }
 
-  const unregister = (name: string, registration: Registration) => {
+  const unregister = (name: string, registration: HostedTool) => {
     if (registrations.get(name) === registration) registrations.delete(name)
     registration.controller.abort(unregistered())
   }

@@ -3,9 +3,12 @@ import * as forms from '../../src/forms'
 describe('@toolmark/core/forms', () => {
   it('exports exactly these runtime values', () => {
     expect(Object.keys(forms).sort()).toEqual([
+      'createDomFormTools',
       'createFormMemory',
       'createFormTools',
       'createWizardTools',
+      'filePreview',
+      'isFileDescription',
       'isSensitiveElement',
     ])
   })

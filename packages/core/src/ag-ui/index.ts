@@ -1,0 +1,27 @@
+/**
+ * `@toolmark/core/ag-ui` — the page's tools for agents that speak AG-UI (CopilotKit, LangGraph,
+ * Mastra, CrewAI…), without importing the AG-UI SDK: `agUiTools` lists them as frontend tools,
+ * `createAgUiSession` runs an agent's tool calls through `tm.call` and maps approvals to inline
+ * waits or AG-UI interrupts.
+ */
+export { AG_UI_METADATA_KEY, agUiTools } from './agUiTools'
+export type { AgUiToolsOptions } from './agUiTools'
+export { AG_UI_APPROVAL_REASON, AG_UI_APPROVAL_SCHEMA, createAgUiSession } from './agUiSession'
+export type {
+  AgUiConfirmations,
+  AgUiResumeOutcome,
+  AgUiSession,
+  AgUiSessionOptions,
+  AgUiSessionSnapshot,
+  AgUiSessionStatus,
+  AgUiTurnOutcome,
+} from './agUiSession'
+export type {
+  AgUiAgent,
+  AgUiInterrupt,
+  AgUiMessage,
+  AgUiResumeEntry,
+  AgUiSubscriber,
+  AgUiTool,
+  AgUiToolCall,
+} from './agUiTypes'

@@ -1,0 +1,315 @@
+import type { Call } from '../call/call'
+import type { Checked } from '../call/validateInput'
+import { cancelled, deepFreeze, ok, refuse } from '../call/results'
+import { isObject } from '../base/guards'
+import type { Emitter } from '../events/emitter'
+import type {
+  Approval,
+  ApprovedBy,
+  CancelledBy,
+  ConfirmationEntry,
+  ConfirmEvent,
+  ToolResult,
+  Verification,
+} from '../types'
+
+/**
+ * Where a confirmation is. `pending`: waiting for a person; `answering`: an edited input is being
+ * validated; `verifying`: the registry's verifier is asking for the person's passkey; then one of
+ * the final statuses. Only `pending` takes an answer: a second or concurrent one is refused.
+ */
+export type ConfirmationStatus =
+  | 'pending'
+  | 'answering'
+  | 'verifying'
+  | 'approved'
+  | 'rejected'
+  | 'expired'
+  | 'withdrawn'
+  | 'evicted'
+
+type Final = 'approved' | 'rejected' | 'expired' | 'withdrawn' | 'evicted'
+
+/**
+ * Every move a confirmation may make (from → to). An invalid edit or a refused verification goes
+ * back to `pending`; the clock, withdrawal (policy, Stop, a signal, the tool gone) and eviction can
+ * end it from any state that is not final; a person's denial only from `pending`.
+ */
+const MOVES: { readonly [S in ConfirmationStatus]: readonly ConfirmationStatus[] } = {
+  pending: ['answering', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn', 'evicted'],
+  answering: ['pending', 'verifying', 'approved', 'expired', 'withdrawn'],
+  verifying: ['pending', 'approved', 'expired', 'withdrawn'],
+  approved: [],
+  rejected: [],
+  expired: [],
+  withdrawn: [],
+  evicted: [],
+}
+
+/** The `confirm` event each final status emits. */
+const EVENT_TYPE: { readonly [S in Final]: ConfirmEvent['type'] } = {
+  approved: 'approved',
+  rejected: 'rejected',
+  withdrawn: 'rejected',
+  expired: 'expired',
+  evicted: 'expired',
+}
+
+/**
+ * `deferred`: the call already answered `needs_confirmation`; an approval runs the tool as a call
+ * of its own. `inline`: the call waits here (slot free, deadline paused). `ask`: `ctx.confirm`
+ * from inside a run, which goes on with the answer.
+ */
+export type ConfirmationKind = 'deferred' | 'inline' | 'ask'
+
+/** How a confirmation ended, for the call or run waiting on it. */
+export interface Ending {
+  readonly status: Final
+  readonly result: ToolResult
+  /** Why it was not approved, for `ctx.confirm`'s answer. */
+  readonly reason?: string
+}
+
+/** The verifier's answer, after core checked it against this confirmation. */
+export type Verified = { verification: Verification } | { failed: string }
+
+/** What the registry lends every confirmation. */
+export interface ConfirmationHost {
+  readonly events: Emitter
+  clock(): number
+  /** Takes an ended confirmation out of the list. */
+  remove(confirmation: Confirmation): void
+  /** The list's status changed without an end (the timer may move). */
+  changed(): void
+}
+
+export interface ConfirmationParts {
+  readonly entry: ConfirmationEntry
+  readonly kind: ConfirmationKind
+  readonly call: Call
+  /** The input as asked (not redacted): what runs unless the person edits it. */
+  readonly value: unknown
+  /** Validates an edited input in bounded time (calls only: a question has nothing to edit). */
+  readonly check?: (input: unknown) => Promise<Checked>
+  /** Runs what was approved (calls only). Never rejects. */
+  readonly run?: (input: unknown, approval: Approval) => Promise<ToolResult>
+  /**
+   * Asks the registry's verifier for the person's passkey over this input, and checks what it
+   * gave. Present when the approval needs step-up verification. Never rejects.
+   */
+  readonly verify?: (input: unknown, signal: AbortSignal) => Promise<Verified>
+}
+
+const EXPIRED = (): ToolResult =>
+  deepFreeze(refuse('confirmation_expired', 'This confirmation is unknown, used or expired'))
+const ENDED_EXPIRED = deepFreeze(
+  refuse('confirmation_expired', 'The confirmation expired before anyone answered'),
+)
+const REJECTED = deepFreeze(cancelled('operator'))
+const OK_APPROVED = deepFreeze(ok(null))
+const VERIFIED: ApprovedBy = 'verified'
+
+/**
+ * One confirmation, from the moment it is filed to its end: the only owner of its status. A
+ * person's answer, the clock, eviction and withdrawal all ask it to move; it ends once, through
+ * `#end`, which takes it out of the store, tells whoever waits and emits `confirm` once.
+ *
+ * DESIGN §3.6's guarantees live here: single use (only `pending` takes an answer), expiry checked
+ * against the clock when an answer comes and again after an edit or a verification, an invalid
+ * edit or a refused verification back to `pending`, nothing run twice.
+ */
+export class Confirmation {
+  #status: ConfirmationStatus = 'pending'
+  readonly #host: ConfirmationHost
+  readonly #parts: ConfirmationParts
+  #ending: Promise<Ending> | undefined
+  #resolve!: (ending: Ending) => void
+  /** Aborted when the confirmation ends: a passkey prompt still open closes. */
+  #stop: AbortController | undefined
+  #opened = false
+  /** Ends the waiting call's wait on the person (inline and ask). */
+  #answered: (() => void) | undefined
+
+  constructor(host: ConfirmationHost, parts: ConfirmationParts) {
+    this.#host = host
+    this.#parts = parts
+    this.#ending = new Promise<Ending>((resolve) => (this.#resolve = resolve))
+  }
+
+  /**
+   * Once filed and announced: the waiting call frees its slot and pauses its deadline, and a stop
+   * while the person decides (signal, Stop, withdrawal) ends the entry unanswered.
+   */
+  open(): void {
+    const { call, kind } = this.#parts
+    if (this.#opened || this.#status !== 'pending') return
+    this.#opened = true
+    if (kind === 'deferred') return
+    const answered = new Promise<void>((resolve) => (this.#answered = resolve))
+    // An inline call gives its slot back and pauses its deadline; a run asking pauses its deadline.
+    call.wait(answered, kind === 'inline' ? 'confirmation' : 'ask', (waited) => {
+      if ('stopped' in waited) this.withdraw(waited.stopped, 'cancelled')
+    })
+  }
+
+  get id(): string {
+    return this.#parts.entry.id
+  }
+  get entry(): ConfirmationEntry {
+    return this.#parts.entry
+  }
+  get call(): Call {
+    return this.#parts.call
+  }
+  get kind(): ConfirmationKind {
+    return this.#parts.kind
+  }
+  get status(): ConfirmationStatus {
+    return this.#status
+  }
+  /** Whether an approval asks the verifier. */
+  get verifies(): boolean {
+    return this.#parts.verify !== undefined
+  }
+  /** Resolves once, when the confirmation ends. */
+  get ended(): Promise<Ending> {
+    return this.#ending!
+  }
+
+  #move(to: ConfirmationStatus): void {
+    if (!MOVES[this.#status].includes(to)) {
+      // A move the table does not allow is a bug in core, never something a caller can cause.
+      throw new Error(`[toolmark] A confirmation cannot move from ${this.#status} to ${to}`)
+    }
+    this.#status = to
+  }
+
+  /** Whether nothing ended the confirmation while an answer was awaited. */
+  #still(status: ConfirmationStatus): boolean {
+    return this.#status === status
+  }
+
+  #overdue(): boolean {
+    return this.entry.expiresAt <= this.#host.clock()
+  }
+
+  /**
+   * A person's (or a script's) approval. Edited input is validated first (invalid → the entry
+   * stays pending); an approval that needs step-up verification asks the verifier over the exact
+   * input that will run (refused → pending, `verification_failed`); the clock is read after each
+   * wait. Resolves with the tool's result.
+   */
+  async approve(options: unknown, by: Exclude<ApprovedBy, 'verified'>): Promise<ToolResult> {
+    if (this.#status !== 'pending') return EXPIRED()
+    if (this.#overdue()) return this.#expireNow()
+    const { check, verify } = this.#parts
+    let input = this.#parts.value
+    if (isObject(options) && 'input' in options && check) {
+      this.#move('answering')
+      this.#host.changed()
+      const checked = await check(options.input)
+      if (!this.#still('answering')) return EXPIRED()
+      if ('result' in checked) {
+        this.#move('pending')
+        this.#host.changed()
+        return checked.result
+      }
+      if (this.#overdue()) return this.#expireNow()
+      input = checked.value
+    }
+    let approval: Approval = deepFreeze({ by })
+    if (verify) {
+      const from = this.#status
+      this.#move('verifying')
+      if (from === 'pending') this.#host.changed()
+      const stop = (this.#stop = new AbortController())
+      // Ended meanwhile (expired, withdrawn): the answer is given at once, whether or not the
+      // verifier heeds its signal.
+      const ended = new Promise<undefined>((resolve) =>
+        stop.signal.addEventListener('abort', () => resolve(undefined), { once: true }),
+      )
+      const verified = await Promise.race([verify(input, stop.signal), ended])
+      if (!this.#still('verifying') || verified === undefined) return EXPIRED()
+      this.#stop = undefined
+      if ('failed' in verified) {
+        this.#move('pending')
+        this.#host.changed()
+        return deepFreeze(refuse('verification_failed', verified.failed))
+      }
+      if (this.#overdue()) return this.#expireNow()
+      approval = deepFreeze({
+        by: VERIFIED,
+        assertion: verified.verification,
+        confirmId: this.id,
+        expiresAt: this.entry.expiresAt,
+      })
+    }
+    return this.#end('approved', input, approval)
+  }
+
+  /** A person's denial: the call ends `cancelled operator`. */
+  reject(reason: unknown): Promise<ToolResult> {
+    if (this.#status !== 'pending') return Promise.resolve(EXPIRED())
+    if (this.#overdue()) return Promise.resolve(this.#expireNow())
+    const why = typeof reason === 'string' ? reason : undefined
+    return this.#end('rejected', REJECTED, undefined, why)
+  }
+
+  /** The clock says it is over (the store's timer, or an answer that came too late). */
+  expire(): void {
+    if (MOVES[this.#status].includes('expired')) void this.#end('expired', ENDED_EXPIRED)
+  }
+
+  /** The oldest entry made room for a newer one (the limit of pending confirmations). */
+  evict(): void {
+    if (MOVES[this.#status].includes('evicted')) void this.#end('evicted', ENDED_EXPIRED)
+  }
+
+  /**
+   * Access went away (policy, `when`, the presenter, the tool), or the waiting call was stopped:
+   * ends `cancelled` with that reason. Returns whether it was still open.
+   */
+  withdraw(by: CancelledBy, reason = 'withdrawn'): boolean {
+    if (!MOVES[this.#status].includes('withdrawn')) return false
+    void this.#end('withdrawn', deepFreeze(cancelled(by)), undefined, reason)
+    return true
+  }
+
+  #expireNow(): ToolResult {
+    void this.#end('expired', ENDED_EXPIRED)
+    return EXPIRED()
+  }
+
+  /**
+   * The one way out: the final status, out of the store, the prompt closed, whoever waits told,
+   * and `confirm` emitted once with the outcome. For `approved`, `outcome` is the input to run.
+   */
+  async #end(
+    status: Final,
+    outcome: unknown,
+    approval?: Approval,
+    reason?: string,
+  ): Promise<ToolResult> {
+    this.#move(status)
+    this.#stop?.abort()
+    this.#stop = undefined
+    this.#host.remove(this)
+    const { call, kind, run } = this.#parts
+    // The waiting call's deadline counts again.
+    this.#answered?.()
+    let result: ToolResult
+    if (status === 'approved') {
+      result = run ? await run(outcome, approval!) : OK_APPROVED
+    } else {
+      result = outcome as ToolResult
+      // The waiting call ends with it (a run asking `ctx.confirm` goes on with the answer).
+      if (kind === 'inline') result = call.settle(result)
+    }
+    const ending: Ending = reason === undefined ? { status, result } : { status, result, reason }
+    this.#resolve(ending)
+    const event: ConfirmEvent = { type: EVENT_TYPE[status], entry: this.entry, result }
+    if (approval) event.by = approval.by
+    this.#host.events.emit('confirm', event)
+    return result
+  }
+}

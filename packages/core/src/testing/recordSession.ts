@@ -1,0 +1,121 @@
+import type { Caller, ConfirmMode, FieldChange, Toolmark, ToolResult } from '../types'
+
+/** The version of the recording format; `replaySession` reads this one. */
+export const RECORDING_VERSION = 1
+
+/** One line of a recording, as `JSON.parse` gives it back. */
+export type RecordedLine =
+  | { type: 'session'; version: number; tools: string[] }
+  | { type: 'call'; callId: string; tool: string; caller: Caller; input: unknown }
+  | { type: 'result'; callId: string; tool: string; caller: Caller; result: ToolResult }
+  | {
+      type: 'confirm'
+      confirmId: string
+      callId: string
+      tool: string
+      mode: ConfirmMode
+      summary: string
+      changes?: FieldChange[]
+    }
+  | {
+      type: 'answer'
+      confirmId: string
+      /** What the person did (`approve`, `reject`), or how the entry ended without them. */
+      decision: 'approve' | 'reject' | 'expired' | 'withdrawn'
+    }
+
+/** A session being recorded. */
+export interface SessionRecording {
+  /** The JSON lines so far, one per call, result, confirmation and answer. */
+  readonly lines: readonly string[]
+  /** The recording as a JSON Lines text (what a fixture file holds). */
+  text(): string
+  /** Stops recording; the lines stay. */
+  stop(): void
+}
+
+/**
+ * Records every call, result, confirmation and answer of a registry as JSON lines, for
+ * `replaySession` to play back against a page. Inputs are redacted as in events; call and
+ * confirmation ids are renumbered (`c1`, `cf1`…) so a recording reads the same on every run.
+ *
+ * @example
+ * const recording = recordSession(tm)
+ * // … an agent and a person use the page …
+ * writeFileSync('close-ticket.jsonl', recording.text())
+ */
+export function recordSession(tm: Toolmark): SessionRecording {
+  const lines: string[] = []
+  const callIds = new Map<string, string>()
+  const confirmIds = new Map<string, string>()
+  const write = (line: RecordedLine) => lines.push(JSON.stringify(line))
+  const callIdOf = (live: string) => {
+    let id = callIds.get(live)
+    if (!id) callIds.set(live, (id = `c${callIds.size + 1}`))
+    return id
+  }
+  const confirmIdOf = (live: string) => {
+    let id = confirmIds.get(live)
+    if (!id) confirmIds.set(live, (id = `cf${confirmIds.size + 1}`))
+    return id
+  }
+
+  write({
+    type: 'session',
+    version: RECORDING_VERSION,
+    tools: tm.manifest({ caller: 'test' }).tools.map((t) => t.name),
+  })
+  const offs = [
+    tm.events.on('call', (e) => {
+      write({
+        type: 'call',
+        callId: callIdOf(e.callId),
+        tool: e.tool,
+        caller: e.caller,
+        input: e.input,
+      })
+    }),
+    tm.events.on('result', (e) => {
+      const result =
+        e.result.status === 'needs_confirmation'
+          ? { ...e.result, confirmId: confirmIdOf(e.result.confirmId) }
+          : e.result
+      write({ type: 'result', callId: callIdOf(e.callId), tool: e.tool, caller: e.caller, result })
+    }),
+    tm.events.on('confirm', ({ type, entry, result }) => {
+      const confirmId = confirmIdOf(entry.id)
+      if (type === 'requested') {
+        const line: RecordedLine = {
+          type: 'confirm',
+          confirmId,
+          callId: callIdOf(entry.callId),
+          tool: entry.tool,
+          mode: entry.mode,
+          summary: entry.summary,
+        }
+        if (entry.changes) line.changes = entry.changes
+        write(line)
+        return
+      }
+      const decision =
+        type === 'approved'
+          ? 'approve'
+          : type === 'expired'
+            ? 'expired'
+            : result?.status === 'cancelled' && result.by !== 'operator'
+              ? 'withdrawn'
+              : 'reject'
+      write({ type: 'answer', confirmId, decision })
+    }),
+  ]
+  let stopped = false
+  return {
+    lines,
+    text: () => (lines.length ? `${lines.join('\n')}\n` : ''),
+    stop() {
+      if (stopped) return
+      stopped = true
+      for (const off of offs) off()
+    },
+  }
+}

@@ -1,0 +1,354 @@
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+} from '@opentelemetry/sdk-trace-base'
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics'
+import type { Span, Tracer } from '@opentelemetry/api'
+import { z } from 'zod'
+import { createToolmark, ok, errorResult, type ErrorEvent } from '../../src/index'
+import { otel } from '../../src/otel'
+import { createTestToolmark } from '../../src/testing'
+
+/** A metric reader the test collects from on demand. */
+class OnDemandReader extends MetricReader {
+  protected async onShutdown() {}
+  protected async onForceFlush() {}
+}
+
+/** The real SDK, with every span the tracer started kept, so a test can see none is left open. */
+function telemetry() {
+  const exporter = new InMemorySpanExporter()
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] })
+  const sdkTracer = provider.getTracer('toolmark-test')
+  const started: Span[] = []
+  const tracer = {
+    startSpan: (...args: Parameters<Tracer['startSpan']>) => {
+      const span = sdkTracer.startSpan(...args)
+      started.push(span)
+      return span
+    },
+  } as Tracer
+  const reader = new OnDemandReader()
+  const meter = new MeterProvider({ readers: [reader] }).getMeter('toolmark-test')
+  const spans = () => exporter.getFinishedSpans()
+  const span = (name: string): ReadableSpan => {
+    const found = spans().filter((s) => s.name === name)
+    expect(found, `one span named ${name}`).toHaveLength(1)
+    return found[0]
+  }
+  const openSpans = () => started.filter((s) => !(s as unknown as ReadableSpan).ended)
+  const metrics = async () => {
+    const { resourceMetrics } = await reader.collect()
+    const out: Record<string, { attributes: Record<string, unknown>; value: unknown }[]> = {}
+    for (const scope of resourceMetrics.scopeMetrics) {
+      for (const metric of scope.metrics) {
+        out[metric.descriptor.name] = metric.dataPoints.map((p) => ({
+          attributes: p.attributes,
+          value: p.value,
+        }))
+      }
+    }
+    return out
+  }
+  return { tracer, meter, spans, span, openSpans, metrics }
+}
+
+const eventNames = (span: ReadableSpan) => span.events.map((e) => e.name)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+describe('otel()', () => {
+  it('traces one span per call with tool, caller, status, call id and duration', async () => {
+    const t = telemetry()
+    const tm = createToolmark()
+    tm.use(otel({ tracer: t.tracer, meter: t.meter }))
+    tm.register({ name: 'tickets.search', description: 'Searches', run: () => ok([1, 2]) })
+
+    await tm.call('tickets.search', {}, { caller: 'webmcp' })
+
+    const span = t.span('toolmark.call tickets.search')
+    expect(span.attributes).toMatchObject({
+      'toolmark.tool': 'tickets.search',
+      'toolmark.caller': 'webmcp',
+      'toolmark.status': 'ok',
+    })
+    expect(span.attributes['toolmark.call_id']).toMatch(/^call_[0-9a-f]{32}$/)
+    expect(typeof span.attributes['toolmark.duration_ms']).toBe('number')
+    expect(span.status.code).toBe(0)
+    expect(span.attributes['toolmark.input']).toBeUndefined()
+    expect(t.openSpans()).toEqual([])
+  })
+
+  it('counts calls and records durations by tool, caller and status', async () => {
+    const t = telemetry()
+    const tm = createToolmark()
+    tm.use(otel({ tracer: t.tracer, meter: t.meter }))
+    tm.register({ name: 'ping', description: 'Pings', run: () => ok('pong') })
+    tm.register({ name: 'boom', description: 'Fails', run: () => errorResult('nope') })
+
+    await Promise.all([tm.call('ping'), tm.call('ping'), tm.call('boom', {}, { caller: 'mcp' })])
+    await tm.call('missing')
+
+    const { 'toolmark.calls': calls, 'toolmark.call.duration': durations } = await t.metrics()
+    const count = (tool: string, caller: string, status: string) =>
+      calls.find(
+        (p) =>
+          p.attributes['toolmark.tool'] === tool &&
+          p.attributes['toolmark.caller'] === caller &&
+          p.attributes['toolmark.status'] === status,
+      )?.value
+    expect(count('ping', 'inapp', 'ok')).toBe(2)
+    expect(count('boom', 'mcp', 'error')).toBe(1)
+    expect(count('missing', 'inapp', 'refused')).toBe(1)
+    const pings = durations.find((p) => p.attributes['toolmark.tool'] === 'ping')
+    expect((pings?.value as { count: number }).count).toBe(2)
+  })
+
+  it('marks refusals with their code and errors with the span status', async () => {
+    const t = telemetry()
+    const tm = createToolmark()
+    tm.use(otel({ tracer: t.tracer }))
+    tm.register({ name: 'boom', description: 'Fails', run: () => errorResult('Disk full') })
+    tm.register({
+      name: 'typed',
+      description: 'Takes a number',
+      input: z.object({ n: z.number() }),
+      run: () => ok(1),
+    })
+
+    await tm.call('nothing.here')
+    await tm.call('boom')
+    await tm.call('typed', { n: 'x' })
+
+    expect(t.span('toolmark.call nothing.here').attributes).toMatchObject({
+      'toolmark.status': 'refused',
+      'toolmark.refused.code': 'unknown_tool',
+    })
+    const boom = t.span('toolmark.call boom')
+    expect(boom.status).toEqual({ code: 2, message: 'Disk full' })
+    expect(t.span('toolmark.call typed').attributes['toolmark.status']).toBe('invalid')
+    expect(t.openSpans()).toEqual([])
+  })
+
+  it('adds span events while a person decides an inline confirmation, and how it ended', async () => {
+    const t = telemetry()
+    const tm = createTestToolmark({ answer: (e) => (e.tool === 'close' ? 'approve' : 'reject') })
+    tm.use(otel({ tracer: t.tracer }))
+    const hints = { consequential: true }
+    const summary = () => 'Change it'
+    tm.register({ name: 'close', description: 'Closes', hints, summary, run: () => ok('closed') })
+    tm.register({ name: 'wipe', description: 'Wipes', hints, summary, run: () => ok('wiped') })
+
+    const [closed, wiped] = await Promise.all([
+      tm.call('close', {}, { caller: 'mcp' }),
+      tm.call('wipe', {}, { caller: 'mcp' }),
+    ])
+
+    expect(closed).toEqual({ status: 'ok', data: 'closed' })
+    expect(wiped).toEqual({ status: 'cancelled', by: 'operator' })
+    const close = t.span('toolmark.call close')
+    expect(eventNames(close)).toEqual([
+      'toolmark.confirmation.requested',
+      'toolmark.confirmation.approved',
+    ])
+    expect(close.attributes['toolmark.confirmation']).toBe('approved')
+    expect(close.events[0].attributes).toMatchObject({ 'toolmark.confirmation.mode': 'inline' })
+    const wipe = t.span('toolmark.call wipe')
+    expect(eventNames(wipe)).toEqual([
+      'toolmark.confirmation.requested',
+      'toolmark.confirmation.rejected',
+    ])
+    expect(wipe.attributes).toMatchObject({
+      'toolmark.status': 'cancelled',
+      'toolmark.cancelled.by': 'operator',
+    })
+    expect(t.openSpans()).toEqual([])
+  })
+
+  it('gives a deferred confirmation its own span, linked to the call, and traces the approved run', async () => {
+    const t = telemetry()
+    const tm = createTestToolmark()
+    tm.use(otel({ tracer: t.tracer }))
+    tm.register({
+      name: 'close',
+      description: 'Closes',
+      hints: { consequential: true },
+      summary: () => 'Close it',
+      run: () => ok('closed'),
+    })
+
+    const asked = await tm.call('close', {}, { caller: 'inapp' })
+    expect(asked.status).toBe('needs_confirmation')
+    expect(t.openSpans()).toHaveLength(1) // the decision, still pending
+    const confirmId = asked.status === 'needs_confirmation' ? asked.confirmId : ''
+    await tm.confirmations.approve(confirmId)
+
+    const calls = t.spans().filter((s) => s.name === 'toolmark.call close')
+    expect(
+      calls.map((s) => [s.attributes['toolmark.caller'], s.attributes['toolmark.status']]),
+    ).toEqual([
+      ['inapp', 'needs_confirmation'],
+      ['human', 'ok'],
+    ])
+    const decision = t.span('toolmark.confirmation close')
+    expect(decision.attributes).toMatchObject({
+      'toolmark.confirm_id': confirmId,
+      'toolmark.confirmation': 'approved',
+      'toolmark.status': 'ok',
+    })
+    expect(decision.links[0].context.spanId).toBe(calls[0].spanContext().spanId)
+    expect(calls[1].attributes['toolmark.call_id']).toBe(calls[0].attributes['toolmark.call_id'])
+    expect(t.openSpans()).toEqual([])
+  })
+
+  it('ends the spans of overlapping calls cancelled by their signals, each once', async () => {
+    const t = telemetry()
+    const tm = createToolmark()
+    tm.use(otel({ tracer: t.tracer }))
+    tm.register({
+      name: 'slow',
+      description: 'Waits for its signal',
+      run: (_input, ctx) =>
+        new Promise((resolve) =>
+          ctx.signal.addEventListener('abort', () => resolve(ok('stopped'))),
+        ),
+    })
+    const a = new AbortController()
+    const b = new AbortController()
+    const first = tm.call('slow', {}, { signal: a.signal })
+    const second = tm.call('slow', {}, { signal: b.signal })
+    await sleep(5)
+    b.abort()
+    a.abort()
+    await Promise.all([first, second])
+    const slow = t.spans().filter((s) => s.name === 'toolmark.call slow')
+    expect(slow).toHaveLength(2)
+    expect(new Set(slow.map((s) => s.attributes['toolmark.call_id'])).size).toBe(2)
+    expect(t.openSpans()).toEqual([])
+  })
+
+  it('ends the span of a run abandoned after the abort grace', async () => {
+    const t = telemetry()
+    const tm = createToolmark({ limits: { abortGraceMs: 20 } })
+    tm.use(otel({ tracer: t.tracer }))
+    let release!: () => void
+    tm.register({
+      name: 'stuck',
+      description: 'Ignores its signal',
+      run: () => new Promise((resolve) => (release = () => resolve(ok('late')))),
+    })
+    const controller = new AbortController()
+    const call = tm.call('stuck', {}, { signal: controller.signal })
+    await sleep(5)
+    controller.abort()
+    expect(await call).toEqual({ status: 'cancelled', by: 'signal' })
+    expect(t.span('toolmark.call stuck').attributes['toolmark.cancelled.by']).toBe('signal')
+    expect(t.openSpans()).toEqual([])
+    release()
+  })
+
+  it('ends the span when the tool unmounts while its call waits for a person', async () => {
+    const t = telemetry()
+    const tm = createTestToolmark({ answer: 'ignore' })
+    tm.use(otel({ tracer: t.tracer }))
+    const handle = tm.register({
+      name: 'close',
+      description: 'Closes',
+      hints: { consequential: true },
+      summary: () => 'Close it',
+      run: () => ok('closed'),
+    })
+    const inline = tm.call('close', {}, { caller: 'mcp' })
+    const deferred = await tm.call('close', {}, { caller: 'inapp' })
+    expect(deferred.status).toBe('needs_confirmation')
+    await sleep(5)
+    expect(t.openSpans()).toHaveLength(2)
+
+    handle.dispose()
+
+    expect(await inline).toEqual({ status: 'cancelled', by: 'policy' })
+    await sleep(5)
+    const inlineSpan = t
+      .spans()
+      .find((s) => s.name === 'toolmark.call close' && s.attributes['toolmark.caller'] === 'mcp')!
+    expect(inlineSpan.attributes['toolmark.confirmation']).toBe('withdrawn')
+    expect(t.span('toolmark.confirmation close').attributes['toolmark.confirmation']).toBe(
+      'withdrawn',
+    )
+    expect(t.openSpans()).toEqual([])
+  })
+
+  it('ends the span when an inline confirmation expires', async () => {
+    const t = telemetry()
+    const tm = createTestToolmark({ answer: 'ignore', limits: { confirmationExpiryMs: 30 } })
+    tm.use(otel({ tracer: t.tracer }))
+    tm.register({
+      name: 'close',
+      description: 'Closes',
+      hints: { consequential: true },
+      summary: () => 'Close it',
+      run: () => ok('closed'),
+    })
+    const result = await tm.call('close', {}, { caller: 'webmcp' })
+    expect(result).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
+    await sleep(5)
+    const span = t.span('toolmark.call close')
+    expect(eventNames(span)).toEqual([
+      'toolmark.confirmation.requested',
+      'toolmark.confirmation.expired',
+    ])
+    expect(t.openSpans()).toEqual([])
+  })
+
+  it('ends every open span when detached', async () => {
+    const t = telemetry()
+    const tm = createToolmark()
+    const detach = tm.use(otel({ tracer: t.tracer }))
+    let release!: () => void
+    tm.register({
+      name: 'slow',
+      description: 'Waits',
+      run: () => new Promise((resolve) => (release = () => resolve(ok(1)))),
+    })
+    const call = tm.call('slow')
+    await sleep(5)
+    detach()
+    expect(t.span('toolmark.call slow').attributes['toolmark.status']).toBe('detached')
+    release()
+    await call
+    expect(t.spans()).toHaveLength(1) // the result after detaching makes no second span
+    expect(t.openSpans()).toEqual([])
+  })
+
+  it('records payloads only when asked: the input redacted, the result masked, both cut', async () => {
+    const t = telemetry()
+    const tm = createToolmark()
+    tm.use(otel({ tracer: t.tracer, recordPayloads: { maxLength: 80 } }))
+    tm.register({
+      name: 'login',
+      description: 'Logs in',
+      sensitive: ['password'],
+      input: z.object({ user: z.string(), password: z.string() }),
+      run: (input) => ok({ user: input.user, sessionToken: 'tok-123', note: 'x'.repeat(200) }),
+    })
+    await tm.call('login', { user: 'ada', password: 'hunter2' })
+    const span = t.span('toolmark.call login')
+    expect(span.attributes['toolmark.input']).toBe('{"user":"ada","password":"[redacted]"}')
+    const result = String(span.attributes['toolmark.result'])
+    expect(result).toContain('"sessionToken":"[redacted]"')
+    expect(result).not.toContain('tok-123')
+    expect(result).toHaveLength(81)
+    expect(result.endsWith('…')).toBe(true)
+  })
+
+  it('throws the fix in development and reports consumer_threw in production for a bad tracer', () => {
+    const dev = createToolmark({ dev: true })
+    expect(() => dev.use(otel({ tracer: {} as Tracer }))).toThrow(/trace\.getTracer/)
+    const prod = createToolmark({ dev: false })
+    const errors: ErrorEvent[] = []
+    prod.events.on('error', (e) => errors.push(e))
+    prod.use(otel({ tracer: {} as Tracer }))
+    expect(errors.map((e) => e.code)).toEqual(['consumer_threw'])
+  })
+})

@@ -1,0 +1,234 @@
+import { z } from 'zod'
+import { createToolmark, ok, refuse, type Toolmark } from '../../src/index'
+import { recordSession, replaySession, ReplayError } from '../../src/testing'
+
+/** A small helpdesk: search, close (consequential), and a login whose password is sensitive. */
+function helpdesk(options: { closeFails?: boolean; title?: string } = {}): Toolmark {
+  const tm = createToolmark()
+  const tickets = [
+    { id: 1, title: options.title ?? 'Printer jammed', status: 'open' },
+    { id: 2, title: 'VPN drops', status: 'open' },
+  ]
+  tm.register({
+    name: 'tickets.search',
+    description: 'Searches tickets',
+    hints: { readOnly: true },
+    input: z.object({ query: z.string() }),
+    run: ({ query }) => ok(tickets.filter((t) => t.title.toLowerCase().includes(query))),
+  })
+  tm.register({
+    name: 'tickets.close',
+    description: 'Closes a ticket',
+    hints: { consequential: true },
+    input: z.object({ id: z.number() }),
+    summary: ({ id }) => `Close ticket #${id}`,
+    run: ({ id }) => {
+      const ticket = tickets.find((t) => t.id === id)
+      if (!ticket || options.closeFails) return refuse('not_found', `No ticket #${id}`)
+      ticket.status = 'closed'
+      return ok({ id, status: ticket.status })
+    },
+  })
+  tm.register({
+    name: 'account.login',
+    description: 'Logs in',
+    sensitive: ['password'],
+    input: z.object({ user: z.string(), password: z.string() }),
+    run: ({ user }) => ok({ user }),
+  })
+  return tm
+}
+
+/** The session: an in-app search and a deferred close the person approves, a browser agent's close the person denies. */
+async function playSession(tm: Toolmark) {
+  const detach = tm.confirmations.attachPresenter()
+  await tm.call('tickets.search', { query: 'printer' }, { caller: 'inapp' })
+  const asked = await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+  if (asked.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+  await tm.confirmations.approve(asked.confirmId)
+  const inline = tm.call('tickets.close', { id: 2 }, { caller: 'webmcp' })
+  await new Promise((r) => setTimeout(r, 0))
+  await tm.confirmations.reject(tm.confirmations.list()[0].id)
+  await inline
+  await tm.call('account.login', { user: 'ada', password: 'hunter2' }, { caller: 'test' })
+  detach()
+}
+
+describe('recordSession', () => {
+  it('writes every call, result, confirmation and answer as JSON lines, ids renumbered and inputs redacted', async () => {
+    const tm = helpdesk()
+    const recording = recordSession(tm)
+    await playSession(tm)
+    recording.stop()
+    const lines = recording.lines.map((l) => JSON.parse(l))
+    expect(
+      lines.map((l) => [
+        l.type,
+        l.confirmId ?? l.callId ?? '',
+        l.result?.status ?? l.decision ?? '',
+      ]),
+    ).toEqual([
+      ['session', '', ''],
+      ['call', 'c1', ''],
+      ['result', 'c1', 'ok'],
+      ['call', 'c2', ''],
+      ['confirm', 'cf1', ''],
+      ['result', 'c2', 'needs_confirmation'],
+      ['result', 'c2', 'ok'],
+      ['answer', 'cf1', 'approve'],
+      ['call', 'c3', ''],
+      ['confirm', 'cf2', ''],
+      ['result', 'c3', 'cancelled'],
+      ['answer', 'cf2', 'reject'],
+      ['call', 'c4', ''],
+      ['result', 'c4', 'ok'],
+    ])
+    expect(lines[0].tools).toEqual(['account.login', 'tickets.close', 'tickets.search'])
+    expect(lines[5].result.confirmId).toBe('cf1')
+    expect(lines[6].caller).toBe('human')
+    expect(lines[12].input).toEqual({ user: 'ada', password: '[redacted]' })
+    expect(recording.text()).not.toContain('hunter2')
+    expect(recording.text().endsWith('}\n')).toBe(true)
+    const before = recording.lines.length
+    await tm.call('tickets.search', { query: 'x' })
+    expect(recording.lines.length).toBe(before) // stopped
+  })
+})
+
+describe('replaySession', () => {
+  it('replays the calls and the answers against a fresh page and matches every result', async () => {
+    const recorded = helpdesk()
+    const recording = recordSession(recorded)
+    await playSession(recorded)
+
+    const page = helpdesk()
+    const results: string[] = []
+    page.events.on('result', (e) => results.push(`${e.tool}:${e.caller}:${e.result.status}`))
+    const report = await replaySession(page, recording.text())
+
+    expect(report).toEqual({ calls: 4, results: 5, answers: 2 })
+    expect(results).toEqual([
+      'tickets.search:inapp:ok',
+      'tickets.close:inapp:needs_confirmation',
+      'tickets.close:human:ok',
+      'tickets.close:webmcp:cancelled',
+      'account.login:test:ok',
+    ])
+    expect(page.confirmations.list()).toEqual([])
+  })
+
+  it('fails with a readable diff when a status, a code or data drift', async () => {
+    const recorded = helpdesk()
+    const recording = recordSession(recorded)
+    await playSession(recorded)
+
+    const failure = await replaySession(
+      helpdesk({ closeFails: true, title: 'Printer jam' }),
+      recording.lines,
+    ).catch((e: unknown) => e)
+
+    expect(failure).toBeInstanceOf(ReplayError)
+    const { message, diffs } = failure as ReplayError
+    expect(diffs.map((d) => [d.line, d.callId, d.path, d.expected, d.actual])).toEqual([
+      [3, 'c1', 'data.0.title', 'Printer jammed', 'Printer jam'],
+      [7, 'c2', 'status', 'ok', 'refused'],
+      [7, 'c2', 'data', { id: 1, status: 'closed' }, undefined],
+      [7, 'c2', 'code', undefined, 'not_found'],
+    ])
+    expect(message).toContain('The replay drifted from the recording (4 differences)')
+    expect(message).toContain('  line 7 tickets.close (c2) status: expected "ok", got "refused"')
+    expect(message).toContain('  line 7 tickets.close (c2) code: expected (none), got "not_found"')
+  })
+
+  it('skips ignored paths', async () => {
+    const recorded = helpdesk()
+    const recording = recordSession(recorded)
+    await recorded.call('tickets.search', { query: 'printer' })
+    const report = await replaySession(helpdesk({ title: 'Printer jam' }), recording.lines, {
+      ignore: ['data.*.title'],
+    })
+    expect(report.results).toBe(1)
+  })
+
+  it('replays overlapping calls overlapping, and waits for a result a later call followed', async () => {
+    const build = () => {
+      const tm = createToolmark()
+      let open!: () => void
+      const gate = new Promise<void>((r) => (open = r))
+      // `wait` finishes only once `open` has been called: a replay that ran them one after the
+      // other would never see `wait` end.
+      // Two scopes, so the calls do not take turns.
+      tm.register(
+        { name: 'wait', description: 'Waits', run: async () => (await gate, ok('waited')) },
+        { scope: tm.scope('a') },
+      )
+      tm.register(
+        { name: 'open', description: 'Opens', run: () => (open(), ok('opened')) },
+        { scope: tm.scope('b') },
+      )
+      return tm
+    }
+    const recorded = build()
+    const recording = recordSession(recorded)
+    await Promise.all([recorded.call('a.wait'), recorded.call('b.open')])
+    expect(recording.lines.map((l) => JSON.parse(l).type)).toEqual([
+      'session',
+      'call',
+      'call',
+      'result',
+      'result',
+    ])
+    expect(await replaySession(build(), recording.lines, { timeoutMs: 1000 })).toEqual({
+      calls: 2,
+      results: 2,
+      answers: 0,
+    })
+  })
+
+  it('names the line and the fix when a recorded tool is gone from the page', async () => {
+    const recorded = helpdesk()
+    const recording = recordSession(recorded)
+    await recorded.call('tickets.search', { query: 'printer' })
+    const page = createToolmark()
+    const failure = await replaySession(page, recording.lines, { timeoutMs: 50 }).catch((e) => e)
+    expect(failure).toBeInstanceOf(ReplayError)
+    expect(failure.line).toBe(2)
+    expect(failure.message).toMatch(
+      /^Recording line 2: the page has no tool "tickets.search" for caller "inapp" \(waited 50 ms\)\. Render the part of the page/,
+    )
+  })
+
+  it('waits for a tool that the page registers a moment later', async () => {
+    const recorded = helpdesk()
+    const recording = recordSession(recorded)
+    await recorded.call('tickets.search', { query: 'printer' })
+    const page = createToolmark()
+    setTimeout(() => {
+      page.register({
+        name: 'tickets.search',
+        description: 'Searches tickets',
+        input: z.object({ query: z.string() }),
+        run: () => ok([{ id: 1, title: 'Printer jammed', status: 'open' }]),
+      })
+    }, 20)
+    expect((await replaySession(page, recording.lines)).results).toBe(1)
+  })
+
+  it.each([
+    [
+      '{"type":"session","version":1,"tools":[]}\nnot json',
+      /^Recording line 2: not JSON\. Record the session again/,
+    ],
+    ['{"type":"session","version":9,"tools":[]}', /line 1: recorded in format version 9/],
+    ['{"type":"call","callId":"c1","caller":"inapp"}', /line 1: a "call" line needs "tool"/],
+    ['{"type":"call","callId":"c1","tool":"x","caller":"robot"}', /a "call" line needs "caller"/],
+    ['[1,2]', /line 1: not a JSON object/],
+    ['{"type":"shrug"}', /line 1: unknown line type "shrug"/],
+  ])('rejects a broken recording before anything runs: %s', async (text, message) => {
+    const tm = helpdesk()
+    const calls: unknown[] = []
+    tm.events.on('call', (e) => calls.push(e))
+    await expect(replaySession(tm, text)).rejects.toThrow(message)
+    expect(calls).toEqual([])
+  })
+})

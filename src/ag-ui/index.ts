@@ -1,0 +1,3 @@
+'use client'
+export { useAgUiSession } from './useAgUiSession'
+export type { UseAgUiSessionOptions, UseAgUiSessionResult } from './useAgUiSession'

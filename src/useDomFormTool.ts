@@ -1,0 +1,124 @@
+'use client'
+import { useContext, useEffect, useMemo, useRef, type RefObject } from 'react'
+import type { ToolHints, Toolmark } from '@toolmark/core'
+import { createDomFormTools, createFormMemory } from '@toolmark/core/forms'
+import type { FileFieldRules, FormToolNames } from '@toolmark/core/forms'
+import { useResolvedToolmark } from './ToolmarkContext'
+import { ScopeContext, joinScopePath } from './ScopeContext'
+import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
+
+/** Options of {@link useDomFormTool}. */
+export interface UseDomFormToolOptions {
+  /** Prefix of the tools' names: `contact` registers `contact.fill`, `contact.submit`, `contact.state`. */
+  name: string
+  /** What the form is for, for the model. */
+  description: string
+  /** For people: the confirmation dialog's title for a submit. */
+  title?: string
+  /**
+   * Runs on an agent's submit with the form's values; its return value is the submit tool's
+   * `data`. Default: the form submits itself (`requestSubmit()`), as a person's click would.
+   */
+  onSubmit?: (values: Record<string, unknown>, options: { signal: AbortSignal }) => unknown
+  /** Paths masked everywhere, beyond password and secret-autocomplete inputs (found on their own). */
+  sensitive?: readonly string[]
+  /** Rules of file inputs by name, on top of their `accept`, `multiple` and `data-max-bytes`. */
+  files?: Readonly<Record<string, FileFieldRules>>
+  /** The confirmation's one-liner for a submit. Default `Submit <title or name>`. */
+  submitSummary?: (values: Record<string, unknown>) => string
+  /** Hints of `<name>.submit`. Default `{ consequential: true }`: a person confirms. */
+  hints?: ToolHints
+  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
+  toolmark?: Toolmark
+}
+
+/**
+ * Serves any HTML `<form>` — uncontrolled, React-controlled, or made with another form library
+ * — to agents while the component is mounted, with the rules of `useFormTool`: `<name>.fill`
+ * (user edits skipped, all or nothing, undoable, secrets masked), `<name>.submit` (a person
+ * confirms the whole submission) and `<name>.state`. The schema is read from the form's controls.
+ * `onSubmit` and `submitSummary` always see the latest props.
+ *
+ * @example
+ * ```tsx
+ * function Contact() {
+ *   const ref = useRef<HTMLFormElement>(null)
+ *   useDomFormTool(ref, { name: 'contact', description: 'The contact form.' })
+ *   return (
+ *     <form ref={ref} onSubmit={send}>
+ *       <label>Email <input name="email" type="email" required /></label>
+ *       <label>Message <textarea name="message" /></label>
+ *     </form>
+ *   )
+ * }
+ * // An agent: tm.call('contact.fill', { values: { email: 'ana@example.com' } })
+ * ```
+ */
+export function useDomFormTool(
+  formRef: RefObject<HTMLFormElement | null>,
+  options: UseDomFormToolOptions,
+): FormToolNames {
+  const toolmark = useResolvedToolmark(options.toolmark, 'useDomFormTool')
+  const inherited = useContext(ScopeContext)
+  const scope = inherited?.toolmark === toolmark ? inherited : null
+  const latest = useRef(options)
+  useIsomorphicLayoutEffect(() => {
+    latest.current = options
+  })
+  // One memory per mounted form: what the agent wrote outlives registering again.
+  const memory = useMemo(() => createFormMemory(), [])
+  // What agents see, by value: inline options re-render without registering again.
+  const key = JSON.stringify([
+    options.name,
+    options.description,
+    options.title ?? null,
+    options.hints ?? null,
+    options.sensitive ?? [],
+    options.files ?? {},
+    typeof options.onSubmit === 'function',
+    typeof options.submitSummary === 'function',
+  ])
+
+  useEffect(() => {
+    const form = formRef.current
+    if (!form) {
+      if (toolmark.dev) {
+        console.warn(
+          '[toolmark] useDomFormTool: the ref holds no <form> after mount: pass it to <form ref={ref}>.',
+        )
+      }
+      return
+    }
+    const [name, description, title, hints, sensitive, files, hasSubmit, hasSummary] = JSON.parse(
+      key,
+    ) as [
+      string,
+      string,
+      string | null,
+      ToolHints | null,
+      string[],
+      Record<string, FileFieldRules>,
+      boolean,
+      boolean,
+    ]
+    const tools = createDomFormTools(toolmark, form, {
+      name,
+      description,
+      ...(title !== null ? { title } : {}),
+      ...(hints !== null ? { hints } : {}),
+      sensitive,
+      files,
+      ...(hasSubmit ? { onSubmit: (values, o) => latest.current.onSubmit!(values, o) } : {}),
+      ...(hasSummary ? { submitSummary: (values) => latest.current.submitSummary!(values) } : {}),
+      ...(scope ? { scope: scope.acquire() } : {}),
+      memory,
+    })
+    return () => tools.dispose()
+  }, [toolmark, scope, key, formRef, memory])
+
+  const base = joinScopePath(scope?.path ?? '', options.name)
+  return useMemo(
+    () => ({ fill: `${base}.fill`, submit: `${base}.submit`, state: `${base}.state` }),
+    [base],
+  )
+}
