@@ -10,7 +10,7 @@ import path from 'node:path'
 
 /**
  * Every subpath of `packageDir/package.json` `exports` that maps to JavaScript, with the source
- * file it is built from. Throws when a subpath does not follow the layout above, naming the fix.
+ * file it is built from (a subpath whose source does not exist yet is skipped with a warning). Throws when a subpath does not follow the layout above, naming the fix.
  * @param {string} packageDir
  * @returns {{ subpath: string, specifier: string, name: string, source: string, output: string, types: string }[]}
  */
@@ -29,6 +29,13 @@ export function packageEntries(packageDir) {
       )
     const source = path.join(packageDir, 'src', `${name}.ts`)
     const tsx = path.join(packageDir, 'src', `${name}.tsx`)
+    if (!existsSync(source) && !existsSync(tsx)) {
+      // Declared before its sources landed: leave it out of the build and the checks, and say so.
+      console.warn(
+        `[toolmark] ${manifest.name} exports["${subpath}"]: no src/${name}.ts yet, skipped`,
+      )
+      continue
+    }
     entries.push({
       subpath,
       specifier: subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`,

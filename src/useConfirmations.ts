@@ -1,6 +1,6 @@
 'use client'
 import { useEffect, useMemo, useSyncExternalStore } from 'react'
-import type { ConfirmationEntry, ToolResult, Toolmark } from '@toolmark/core'
+import type { ApproveOptions, ConfirmationEntry, ToolResult, Toolmark } from '@toolmark/core'
 import { useResolvedToolmark } from './ToolmarkContext'
 
 /** Options of {@link useConfirmations}. */
@@ -19,11 +19,15 @@ export interface UseConfirmationsOptions {
 export interface UseConfirmationsResult {
   /** Pending confirmations, oldest first; the same array until something changes. */
   items: readonly ConfirmationEntry[]
-  /** Approves and runs the tool as `human`; resolves with the tool's result. */
-  approve(id: string, options?: { input?: unknown }): Promise<ToolResult>
+  /**
+   * Approves and runs the tool as `human`; resolves with the tool's result. `by` set to `'dialog'`
+   * labels an answer from your own Approve button. An entry with `verify` asks the registry's verifier
+   * (the person's passkey) first: declined → `refused verification_failed`, still pending.
+   */
+  approve(id: string, options?: ApproveOptions): Promise<ToolResult>
   /** Rejects; the call ends `cancelled operator`. */
   reject(id: string, reason?: string): Promise<ToolResult>
-  approveAll(): Promise<ToolResult[]>
+  approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
   rejectAll(reason?: string): Promise<ToolResult[]>
 }
 
@@ -80,10 +84,9 @@ export function useConfirmationsFor(
 
   const actions = useMemo(
     () => ({
-      approve: (id: string, approveOptions?: { input?: unknown }) =>
-        store.approve(id, approveOptions),
+      approve: (id: string, approveOptions?: ApproveOptions) => store.approve(id, approveOptions),
       reject: (id: string, reason?: string) => store.reject(id, reason),
-      approveAll: () => store.approveAll(),
+      approveAll: (approveOptions?: { by?: 'dialog' }) => store.approveAll(approveOptions),
       rejectAll: (reason?: string) => store.rejectAll(reason),
     }),
     [store],

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { createToolmark, ok } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useTool } from '@toolmark/react'
-import { ToolmarkDevtools } from '@toolmark/react/devtools'
+import { ToolmarkDevtools, ToolmarkDevtoolsInProduction } from '@toolmark/react/devtools'
 
 /** A counter with three tools to poke at: add (with undo), read and reset (consequential). */
 function Counter() {
@@ -53,6 +53,10 @@ function Counter() {
 
 const AddInput = z.object({ by: z.number().int().min(1).max(100).default(1) })
 
+/**
+ * The stories render `<ToolmarkDevtoolsInProduction>`, `<ToolmarkDevtools>` with the same props
+ * that also renders in a production build, so `storybook build` shows what `storybook dev` does.
+ */
 const meta = {
   title: 'Devtools',
   component: ToolmarkDevtools,
@@ -63,7 +67,7 @@ const meta = {
     <StrictMode>
       <ToolProvider toolmark={loaded.tm as Toolmark}>
         <Counter />
-        <ToolmarkDevtools {...args} />
+        <ToolmarkDevtoolsInProduction {...args} />
       </ToolProvider>
     </StrictMode>
   ),
@@ -106,7 +110,7 @@ export const WithConfirmDialog: Story = {
       <ToolProvider toolmark={loaded.tm as Toolmark}>
         <Counter />
         <ConfirmDialog />
-        <ToolmarkDevtools {...args} />
+        <ToolmarkDevtoolsInProduction {...args} />
       </ToolProvider>
     </StrictMode>
   ),

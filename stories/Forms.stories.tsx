@@ -1,4 +1,4 @@
-import { StrictMode, useState } from 'react'
+import { StrictMode, useEffect, useState } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { useFieldArray, useForm } from 'react-hook-form'
@@ -180,6 +180,27 @@ const meta = {
 export default meta
 type Story = StoryObj<typeof meta>
 
+/** What the last undo did, in words: the fields it restored and the ones it left alone. */
+function UndoNote({ tm }: { tm: Toolmark }) {
+  const [note, setNote] = useState('No agent change undone yet')
+  useEffect(
+    () =>
+      tm.events.on('undo', ({ tool, result }) => {
+        if (result.status !== 'ok') return setNote(`Undo of ${tool}: ${result.status}`)
+        const data = result.data as { changes: { path: string }[]; skipped: { path: string }[] }
+        const restored = data.changes.map((c) => c.path).join(', ') || 'nothing'
+        const kept = data.skipped.map((s) => s.path).join(', ')
+        setNote(`Undid ${tool}: restored ${restored}${kept ? `; kept ${kept} (edited since)` : ''}`)
+      }),
+    [tm],
+  )
+  return (
+    <p role="status" aria-label="Undo" style={{ fontFamily: 'system-ui' }}>
+      {note}
+    </p>
+  )
+}
+
 /** Records each call's id and result, so a play function can undo a call. */
 function record(tm: Toolmark) {
   const calls: { id: string; tool: string; result: ToolResult }[] = []
@@ -201,6 +222,14 @@ const ready = (tm: Toolmark, name: string) => waitFor(() => expect(tm.describe(n
 
 /** The agent fills the form: each field shows its value, and the result lists the changes. Undo puts them back. */
 export const FillAndUndo: Story = {
+  render: (_args, { loaded }) => (
+    <StrictMode>
+      <ToolProvider toolmark={loaded.tm as Toolmark}>
+        <TicketForm />
+        <UndoNote tm={loaded.tm as Toolmark} />
+      </ToolProvider>
+    </StrictMode>
+  ),
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
     const canvas = within(canvasElement)
@@ -228,12 +257,23 @@ export const FillAndUndo: Story = {
     await expect(canvas.getByLabelText('Priority')).toHaveValue('high')
     await expect(canvas.getByLabelText('Due')).toHaveValue('2030-05-01')
 
+    // The person adds to the agent's title before taking the fill back.
+    await userEvent.type(canvas.getByLabelText('Title'), ' (office 2)')
+
     const undone = await tm.undo(calls[calls.length - 1].id)
 
-    await expect(undone).toMatchObject({ status: 'ok', data: { skipped: [] } })
-    await expect(canvas.getByLabelText('Title')).toHaveValue('')
+    await expect(undone).toMatchObject({
+      status: 'ok',
+      data: { skipped: [{ path: 'title', reason: 'user_edited' }] },
+    })
+    await expect(canvas.getByLabelText('Title')).toHaveValue('VPN drops every hour (office 2)')
     await expect(canvas.getByLabelText('Priority')).toHaveValue('normal')
     await expect(canvas.getByLabelText('Due')).toHaveValue('')
+    await waitFor(() =>
+      expect(canvas.getByRole('status', { name: 'Undo' })).toHaveTextContent(
+        'Undid ticket.fill: restored due, priority; kept title (edited since)',
+      ),
+    )
   },
 }
 

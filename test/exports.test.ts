@@ -11,6 +11,7 @@ describe('@toolmark/react', () => {
       'ConfirmDialog',
       'ToolProvider',
       'ToolScope',
+      'UnstyledConfirmDialog',
       'defaultConfirmDialogLabels',
       'useAgentActivity',
       'useConfirmations',
@@ -25,8 +26,11 @@ describe('@toolmark/react', () => {
     expect(Object.keys(mcp).sort()).toEqual(['McpPairing'])
   })
 
-  it('exports exactly <ToolmarkDevtools> from @toolmark/react/devtools', () => {
-    expect(Object.keys(devtools).sort()).toEqual(['ToolmarkDevtools'])
+  it('exports exactly <ToolmarkDevtools> and its production variant from @toolmark/react/devtools', () => {
+    expect(Object.keys(devtools).sort()).toEqual([
+      'ToolmarkDevtools',
+      'ToolmarkDevtoolsInProduction',
+    ])
   })
 })
 

@@ -1,6 +1,7 @@
 import type { FieldChange } from '@toolmark/core'
 import type { ConfirmDialogLabels } from './confirmDialogLabels'
 import { ConfirmDialogValue } from './ConfirmDialogValue'
+import { AgentText } from './AgentText'
 
 /** The change table: each field with its value before and after (secrets masked). */
 export function ConfirmDialogChanges({
@@ -24,7 +25,9 @@ export function ConfirmDialogChanges({
       <tbody>
         {changes.map((change) => (
           <tr key={change.path}>
-            <th scope="row">{fieldLabels?.[change.path] || change.path}</th>
+            <th scope="row">
+              <AgentText text={fieldLabels?.[change.path] || change.path} />
+            </th>
             <td data-part="before">
               <ConfirmDialogValue
                 present={'before' in change}

@@ -1,5 +1,6 @@
 import type { ConfirmDialogLabels } from './confirmDialogLabels'
 import { isExpiredOutcome, type Outcome } from './confirmDialogState'
+import { AgentText } from './AgentText'
 
 /**
  * Why an approval did not happen as asked: the request expired, the tool reported issues, was
@@ -15,7 +16,12 @@ export function ConfirmDialogOutcome({
   named: boolean
 }) {
   const { entry } = outcome
-  const prefix = named ? `${entry.title ?? entry.tool}: ` : ''
+  const prefix = named ? (
+    <>
+      <AgentText text={entry.title ?? entry.tool} />
+      {': '}
+    </>
+  ) : null
   if (outcome.kind === 'expired' || isExpiredOutcome(outcome)) {
     return (
       <p data-part="outcome-title">
@@ -35,11 +41,19 @@ export function ConfirmDialogOutcome({
         <ul>
           {result.issues.map((issue, i) => (
             <li key={`${issue.path}:${i}`}>
-              {issue.path ? `${issue.path}: ${issue.message}` : issue.message}
+              <AgentText text={issue.path ? `${issue.path}: ${issue.message}` : issue.message} />
             </li>
           ))}
         </ul>
       </>
+    )
+  }
+  if (result.status === 'refused' && result.code === 'verification_failed') {
+    return (
+      <p data-part="outcome-title">
+        {prefix}
+        {labels.notVerified}
+      </p>
     )
   }
   const message = result.status === 'error' || result.status === 'refused' ? result.message : ''
@@ -49,7 +63,11 @@ export function ConfirmDialogOutcome({
         {prefix}
         {result.status === 'refused' ? labels.refused : labels.failed}
       </p>
-      {message ? <p>{message}</p> : null}
+      {message ? (
+        <p>
+          <AgentText text={message} />
+        </p>
+      ) : null}
     </>
   )
 }

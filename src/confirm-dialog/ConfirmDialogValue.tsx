@@ -2,6 +2,7 @@ import { useEffect, useState, type CSSProperties } from 'react'
 import { REDACTED } from '@toolmark/core'
 import { filePreview, isFileDescription, type FileDescription } from '@toolmark/core/forms'
 import type { ConfirmDialogLabels } from './confirmDialogLabels'
+import { AgentText } from './AgentText'
 
 /** Text past this many characters is cut, with a button to show the rest. */
 export const TEXT_LIMIT = 280
@@ -121,10 +122,10 @@ function FileValue({ description }: { description: FileDescription }) {
 
 function LongText({ text, labels }: { text: string; labels: ConfirmDialogLabels }) {
   const [whole, setWhole] = useState(false)
-  if (whole || text.length <= TEXT_LIMIT) return <>{text}</>
+  if (whole || text.length <= TEXT_LIMIT) return <AgentText text={text} />
   return (
     <>
-      {text.slice(0, TEXT_LIMIT)}…{' '}
+      <AgentText text={text.slice(0, TEXT_LIMIT)} />…{' '}
       <button type="button" data-part="more" onClick={() => setWhole(true)}>
         {labels.moreText(text.length - TEXT_LIMIT)}
       </button>

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import type { ConfirmDialogLabels } from './confirmDialogLabels'
 import type { ValueRow } from './confirmDialogRows'
 import { ConfirmDialogValue, visuallyHidden } from './ConfirmDialogValue'
+import { AgentText } from './AgentText'
 
 /** Rows past this many are folded behind a button. */
 export const ROW_LIMIT = 20
@@ -34,7 +35,7 @@ export function ConfirmDialogValues({
           {shown.map((row) => (
             <tr key={row.path} data-changed={row.change ? '' : undefined}>
               <th scope="row">
-                {row.label || labels.value}
+                <AgentText text={row.label || labels.value} />
                 {row.change ? (
                   <>
                     {' '}

@@ -53,6 +53,12 @@ export interface ConfirmDialogLabels {
   invalid: string
   /** Heading when the approved call was refused. */
   refused: string
+  /** Shown on a request whose approval asks for the person's passkey, and what a refusal does. */
+  verify: string
+  /** Heading when the passkey was declined or did not match: nothing ran, the request waits. */
+  notVerified: string
+  /** The Stop button, shown when the dialog has `onStop`. */
+  stop: string
 }
 
 /** Labels accepted by `<ConfirmDialog labels>`: any subset, callers included. */
@@ -106,6 +112,10 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   failed: 'The action failed',
   invalid: 'The action was not accepted',
   refused: 'The action was refused',
+  verify:
+    'Approving asks for your passkey (fingerprint, face or PIN). If you cancel it, nothing is done and the request stays here.',
+  notVerified: 'Your passkey did not confirm this request. Nothing was done; it is still waiting.',
+  stop: 'Stop assistant',
 })
 
 /** Merges a partial override over the defaults. */

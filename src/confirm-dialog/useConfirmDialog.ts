@@ -13,6 +13,9 @@ import {
 import { useConfirmationsFor } from '../useConfirmations'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 
+/** Approvals from the dialog's own buttons say so (a label for the log, not proof of a person). */
+const BY_DIALOG = Object.freeze({ by: 'dialog' as const })
+
 /** What {@link useConfirmDialog} returns: the view and what the person can do. */
 export interface UseConfirmDialogResult extends ConfirmDialogView {
   /** The clock (ms) the time left is counted against. */
@@ -104,7 +107,7 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
       if (!current || !asking || state.now >= current.expiresAt) return
       const asked = current
       void answer([asked], async () => {
-        const result = await approve(asked.id)
+        const result = await approve(asked.id, BY_DIALOG)
         return needsAttention(result) ? [{ kind: 'result', entry: asked, result }] : []
       })
     },
@@ -112,7 +115,7 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
       if (!current) return
       const asked = items
       void answer(asked, async () => {
-        const results = await approveAll()
+        const results = await approveAll(BY_DIALOG)
         return results.flatMap((result, i): Outcome[] =>
           asked[i] && needsAttention(result) ? [{ kind: 'result', entry: asked[i], result }] : [],
         )

@@ -4,6 +4,7 @@ import type { AgentActivity } from '@toolmark/core/observers'
 import { callerLabel } from './CallerSelect'
 import { JsonBlock } from './JsonBlock'
 import { ResultView, StatusBadge } from './ResultView'
+import { AgentText } from '../confirm-dialog/AgentText'
 
 function formatDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`
@@ -15,7 +16,13 @@ function confirmationText(call: AgentActivity): string | undefined {
     case 'requested':
       return 'awaiting a person'
     case 'approved':
-      return 'approved'
+      return call.approvedBy === 'verified'
+        ? 'approved with the person’s passkey'
+        : call.approvedBy === 'dialog'
+          ? 'approved in the dialog'
+          : call.approvedBy === 'api'
+            ? 'approved by a script'
+            : 'approved'
     case 'rejected':
       return call.result?.status === 'cancelled' && call.result.by === 'policy'
         ? 'withdrawn'
@@ -100,7 +107,7 @@ function Progress({ call }: { call: AgentActivity }) {
       />
       {progress ? (
         <p data-part="muted">
-          {progress.message ?? ''}
+          <AgentText text={progress.message ?? ''} />
           {progress.message ? ' · ' : ''}
           {progress.done}
           {progress.total !== undefined ? ` of ${progress.total}` : ''}

@@ -4,6 +4,7 @@ import { CallerSelect, callerLabel } from './CallerSelect'
 import { toJson } from './JsonBlock'
 import { exampleInput } from './exampleInput'
 import { ResultView } from './ResultView'
+import { AgentText } from '../confirm-dialog/AgentText'
 
 /** What the Call tab remembers while the panel is open, across tab switches. */
 export interface CallState {
@@ -114,7 +115,9 @@ export function CallTab({
           </label>
           <CallerSelect value={caller} onChange={onCallerChange} />
         </div>
-        <p data-part="muted">{entry.description}</p>
+        <p data-part="muted">
+          <AgentText text={entry.description} />
+        </p>
         <label htmlFor={inputId} data-block="">
           Input (JSON)
           <textarea

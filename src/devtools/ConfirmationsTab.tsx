@@ -5,6 +5,7 @@ import type { UseConfirmationsResult } from '../useConfirmations'
 import { callerLabel } from './CallerSelect'
 import { JsonBlock, toJson } from './JsonBlock'
 import { ResultView } from './ResultView'
+import { AgentText } from '../confirm-dialog/AgentText'
 
 interface Answer {
   entry: ConfirmationEntry
@@ -84,7 +85,9 @@ function Pending({
   return (
     <li data-part="item">
       <div data-part="item-head">
-        <h3>{title}</h3>
+        <h3>
+          <AgentText text={title} />
+        </h3>
         <span data-part="muted">
           {callerLabel(entry.caller)} · {entry.mode} · <code>{entry.tool}</code>
         </span>
@@ -108,7 +111,9 @@ function Pending({
           </button>
         </div>
       </div>
-      <p>{entry.summary}</p>
+      <p>
+        <AgentText text={entry.summary} />
+      </p>
       {entry.changes && entry.changes.length > 0 ? <Changes changes={entry.changes} /> : null}
       <details>
         <summary>Input</summary>
@@ -133,10 +138,16 @@ function Changes({ changes }: { changes: FieldChange[] }) {
         {changes.map((change) => (
           <tr key={change.path}>
             <th scope="row">
-              <code>{change.path}</code>
+              <code>
+                <AgentText text={change.path} />
+              </code>
             </th>
-            <td>{show('before' in change, change.before)}</td>
-            <td>{show('after' in change, change.after)}</td>
+            <td>
+              <AgentText text={show('before' in change, change.before)} />
+            </td>
+            <td>
+              <AgentText text={show('after' in change, change.after)} />
+            </td>
           </tr>
         ))}
       </tbody>

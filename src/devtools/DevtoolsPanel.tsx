@@ -138,6 +138,7 @@ export function DevtoolsPanel({
           >
             {tab === 'tools' ? (
               <ToolsTab
+                tm={tm}
                 manifest={manifest}
                 caller={caller}
                 onCallerChange={setCaller}

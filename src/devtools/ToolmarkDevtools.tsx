@@ -18,7 +18,7 @@ declare const process: { env: { NODE_ENV?: string } }
  *
  * Renders nothing in production builds: with `process.env.NODE_ENV` set to `'production'` the
  * bundler folds this component to `return null`, and the panel module, no longer referenced,
- * is dropped from the bundle. It reads the `--toolmark-dialog-*` CSS variables, like
+ * is dropped from the bundle ({@link ToolmarkDevtoolsInProduction} renders in every build). It reads the `--toolmark-dialog-*` CSS variables, like
  * `<ConfirmDialog>`, and adds no global CSS.
  *
  * @example
@@ -42,3 +42,21 @@ export const ToolmarkDevtools: (props: ToolmarkDevtoolsProps) => ReactElement | 
     : function ToolmarkDevtools(props) {
         return <DevtoolsPanel {...props} />
       }
+
+/**
+ * `<ToolmarkDevtools>` that renders in every build, production included: for a page whose whole
+ * purpose is to show the devtools (a built Storybook, a demo, a staging deploy). It takes the
+ * same props. An app that does not import it never bundles it.
+ *
+ * @example
+ * ```tsx
+ * import { ToolmarkDevtoolsInProduction } from '@toolmark/react/devtools'
+ *
+ * <ToolProvider toolmark={tm}>
+ *   <ToolmarkDevtoolsInProduction initialIsOpen />
+ * </ToolProvider>
+ * ```
+ */
+export function ToolmarkDevtoolsInProduction(props: ToolmarkDevtoolsProps): ReactElement {
+  return <DevtoolsPanel {...props} />
+}

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import type { Caller, Manifest, ManifestEntry, ToolHints } from '@toolmark/core'
+import type { Caller, Manifest, ManifestEntry, ToolHints, Toolmark } from '@toolmark/core'
 import { CallerSelect, callerLabel } from './CallerSelect'
 import { JsonBlock } from './JsonBlock'
 
@@ -12,11 +12,13 @@ const HINT_LABELS: Record<keyof ToolHints, string> = {
 
 /** The manifest one caller sees: each tool with its hints as badges and its input schema. */
 export function ToolsTab({
+  tm,
   manifest,
   caller,
   onCallerChange,
   onTry,
 }: {
+  tm: Toolmark
   manifest: Manifest
   caller: Caller
   onCallerChange: (caller: Caller) => void
@@ -37,7 +39,12 @@ export function ToolsTab({
       ) : (
         <ul data-part="list" aria-label="Tools">
           {manifest.tools.map((tool) => (
-            <ToolItem key={tool.name} tool={tool} onTry={onTry} />
+            <ToolItem
+              key={tool.name}
+              tool={tool}
+              verified={tm.verifies(tool.name, { caller })}
+              onTry={onTry}
+            />
           ))}
         </ul>
       )}
@@ -45,7 +52,16 @@ export function ToolsTab({
   )
 }
 
-function ToolItem({ tool, onTry }: { tool: ManifestEntry; onTry: (tool: string) => void }) {
+function ToolItem({
+  tool,
+  verified,
+  onTry,
+}: {
+  tool: ManifestEntry
+  /** Approving this caller's calls asks for the person's passkey. */
+  verified: boolean
+  onTry: (tool: string) => void
+}) {
   const [expanded, setExpanded] = useState(false)
   const schemaId = useId()
   const hints = (Object.keys(HINT_LABELS) as (keyof ToolHints)[]).filter((hint) => tool.hints[hint])
@@ -56,7 +72,7 @@ function ToolItem({ tool, onTry }: { tool: ManifestEntry; onTry: (tool: string) 
           <code>{tool.name}</code>
         </h3>
         {tool.title ? <span data-part="muted">{tool.title}</span> : null}
-        {hints.length > 0 ? (
+        {hints.length > 0 || verified ? (
           <ul data-part="badges" aria-label="Hints">
             {hints.map((hint) => (
               <li
@@ -67,6 +83,11 @@ function ToolItem({ tool, onTry }: { tool: ManifestEntry; onTry: (tool: string) 
                 {HINT_LABELS[hint]}
               </li>
             ))}
+            {verified ? (
+              <li data-part="badge" title="Approving asks for the person's passkey">
+                passkey approval
+              </li>
+            ) : null}
           </ul>
         ) : null}
         <div data-part="actions">

@@ -1,3 +1,3 @@
 'use client'
-export { ToolmarkDevtools } from './ToolmarkDevtools'
+export { ToolmarkDevtools, ToolmarkDevtoolsInProduction } from './ToolmarkDevtools'
 export type { ToolmarkDevtoolsProps } from './ToolmarkDevtools'

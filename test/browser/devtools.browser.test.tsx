@@ -135,7 +135,10 @@ async function violations(element: Element) {
 
 describe('ToolmarkDevtools in Chromium', () => {
   it('exports only the component from its entry', () => {
-    expect(Object.keys(devtoolsEntry)).toEqual(['ToolmarkDevtools'])
+    expect(Object.keys(devtoolsEntry).sort()).toEqual([
+      'ToolmarkDevtools',
+      'ToolmarkDevtoolsInProduction',
+    ])
   })
 
   it('opens from the toggle and lists the tools each caller sees, hints as badges', async () => {

@@ -299,7 +299,7 @@ describe('the ticket form as agent tools (ticket.fill / ticket.submit)', () => {
 })
 
 describe('a browser agent through native WebMCP', () => {
-  it('lists the tools without delete, and closes a ticket after approval', async () => {
+  it('lists the tools (delete among them, behind the person’s passkey), and closes a ticket after approval', async () => {
     const page = await openPage()
     const names = await page.evaluate(async () => {
       const context = (
@@ -317,7 +317,7 @@ describe('a browser agent through native WebMCP', () => {
     })
     expect(names).toContain('tickets.close')
     expect(names).toContain('tickets.search')
-    expect(names).not.toContain('tickets.delete')
+    expect(names).toContain('tickets.delete')
 
     // Invoke it the way the browser's own agent does: over the DevTools protocol.
     const cdp = await page.context().newCDPSession(page)

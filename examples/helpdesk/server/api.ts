@@ -10,6 +10,7 @@ import {
 } from '../shared/ticket.ts'
 import { UpstreamError, chatRequest, complete, type AssistantConfig } from './assistant.ts'
 import type { Database, Queryable } from './database.ts'
+import { createPasskeys, type VerifiedApproval } from './passkeys.ts'
 
 /** Largest request body the ticket routes read. */
 const MAX_BODY_BYTES = 64 * 1024
@@ -52,7 +53,10 @@ interface Reply {
  * - `GET    /tickets/:id` → the ticket
  * - `PATCH  /tickets/:id` → the updated ticket
  * - `POST   /tickets/:id/close` → the closed ticket (409 when it already is)
- * - `DELETE /tickets/:id` → 204
+ * - `DELETE /tickets/:id` → 204; a body `{ approval }` (a passkey-approved delete) is verified first
+ *   (403 `verification_failed`), and a browser agent's delete (`X-Toolmark-Caller: webmcp`) needs one
+ * - `GET    /passkeys/challenge` → `{ challenge, enrolled }`: a one-time registration challenge
+ * - `POST   /passkeys` → 201: keeps a passkey whose registration verifies (400 otherwise)
  * - `GET    /health` → `{ ok: true }`
  * - `GET    /assistant` → `{ model }`: the configured model, or `null` (scripted planner only)
  * - `POST   /assistant/chat` → `{ message, usage? }`: one chat-completions round, forwarded to
@@ -83,7 +87,48 @@ export function createApi(
       req.socket.off('close', onGone)
     }
   }
+  const passkeys = createPasskeys()
+  /** The page's own origin and relying party, as this server is reached. */
+  const site = (req: IncomingMessage) => {
+    const host = req.headers.host ?? 'localhost'
+    return { origin: `http://${host}`, rpId: host.replace(/:\d+$/, '') }
+  }
+  const passkeyChallenge: Handler = async () => ({
+    status: 200,
+    body: { challenge: passkeys.registrationChallenge(), enrolled: passkeys.enrolled },
+  })
+  const addPasskey: Handler = async ({ req }) => {
+    const body = (await readJson(req)) as { registration?: unknown }
+    const problem = await passkeys.register(body.registration as never, site(req))
+    if (problem) throw new HttpError(400, 'verification_failed', problem)
+    return { status: 201, body: { ok: true } }
+  }
+  /** A delete a person approved with their passkey is verified here, before anything changes. */
+  const deleteApproved: Handler = async (ctx) => {
+    const { req, id } = ctx
+    const hasBody = /^application\/json\b/i.test(req.headers['content-type'] ?? '')
+    const approval = hasBody
+      ? ((await readJson(req)) as { approval?: VerifiedApproval }).approval
+      : undefined
+    if (approval !== undefined) {
+      const problem = await passkeys.authorize(
+        approval,
+        { tool: 'tickets.delete', input: { id } },
+        site(req),
+      )
+      if (problem) throw new HttpError(403, 'verification_failed', problem)
+    } else if (req.headers['x-toolmark-caller'] === 'webmcp') {
+      throw new HttpError(
+        403,
+        'verification_failed',
+        'A browser agent’s delete needs the person’s passkey',
+      )
+    }
+    return deleteTicket(ctx)
+  }
   const routes: { pattern: RegExp; methods: Record<string, Handler> }[] = [
+    { pattern: /^\/passkeys\/challenge$/, methods: { GET: passkeyChallenge } },
+    { pattern: /^\/passkeys$/, methods: { POST: addPasskey } },
     {
       pattern: /^\/assistant$/,
       methods: { GET: async () => ({ status: 200, body: { model: assistant?.model ?? null } }) },
@@ -93,7 +138,7 @@ export function createApi(
     { pattern: /^\/tickets$/, methods: { GET: listTickets, POST: createTicket } },
     {
       pattern: /^\/tickets\/(\d{1,9})$/,
-      methods: { GET: getTicket, PATCH: updateTicket, DELETE: deleteTicket },
+      methods: { GET: getTicket, PATCH: updateTicket, DELETE: deleteApproved },
     },
     { pattern: /^\/tickets\/(\d{1,9})\/close$/, methods: { POST: closeTicket } },
   ]

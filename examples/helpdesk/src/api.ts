@@ -1,3 +1,4 @@
+import type { Approval, Caller } from '@toolmark/core'
 import type {
   ApiErrorBody,
   Ticket,
@@ -26,11 +27,13 @@ async function request<T>(
   path: string,
   body?: unknown,
   signal?: AbortSignal,
+  extraHeaders: Record<string, string> = {},
 ): Promise<T> {
   const response = await fetch(`/api${path}`, {
     method,
     signal,
-    headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+    headers:
+      body === undefined ? extraHeaders : { ...extraHeaders, 'Content-Type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
   if (response.status === 204) return undefined as T
@@ -58,7 +61,23 @@ export const api = {
   close(id: number): Promise<Ticket> {
     return request('POST', `/tickets/${id}/close`)
   },
-  remove(id: number): Promise<void> {
-    return request('DELETE', `/tickets/${id}`)
+  /**
+   * Deletes a ticket. `approval` is the person's passkey approval of an agent's delete: the server
+   * verifies it again before it deletes anything; `caller` says who asked.
+   */
+  remove(id: number, options: { approval?: Approval; caller?: Caller } = {}): Promise<void> {
+    const { approval, caller } = options
+    const headers: Record<string, string> = caller ? { 'X-Toolmark-Caller': caller } : {}
+    const body =
+      approval?.by === 'verified'
+        ? {
+            approval: {
+              assertion: approval.assertion,
+              confirmId: approval.confirmId,
+              expiresAt: approval.expiresAt,
+            },
+          }
+        : undefined
+    return request('DELETE', `/tickets/${id}`, body, undefined, headers)
   },
 }

@@ -1,3 +1,4 @@
+import type { Approval, Caller } from '@toolmark/core'
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Ticket, TicketInput, TicketPatch, View } from '../shared/ticket.ts'
 import { api } from './api.ts'
@@ -66,8 +67,9 @@ export function useDeleteTicket() {
   const client = useQueryClient()
   return useMutation({
     mutationKey: ['tickets', 'delete'],
-    mutationFn: (id: number) => api.remove(id),
-    onSuccess: (_data, id) => {
+    mutationFn: ({ id, ...options }: { id: number; approval?: Approval; caller?: Caller }) =>
+      api.remove(id, options),
+    onSuccess: (_data, { id }) => {
       client.removeQueries({ queryKey: ticketKeys.detail(id) })
       return client.invalidateQueries({ queryKey: ticketKeys.lists })
     },

@@ -1,14 +1,29 @@
 import { createToolmark, type Toolmark } from '@toolmark/core'
+import { installTestHook } from '@toolmark/core/testing'
+import { helpdeskVerifier } from './passkey.ts'
 
 /**
  * The app's one registry, made at module scope so every agent (the assistant panel, browser
  * agents through WebMCP, a paired desktop client) talks to the same tools across renders.
  *
- * The default policy already fits a helpdesk: closing a ticket (consequential) waits for a
- * person whoever asks, and deleting (destructive) is offered to the in-app assistant only —
- * browser and desktop agents never see `tickets.delete`.
+ * Closing a ticket (consequential) waits for a person whoever asks. Deleting (destructive) is
+ * offered to the in-app assistant, and to browser agents only behind the person's passkey: a
+ * browser agent can drive the page and press Approve itself, but it cannot make the person's
+ * authenticator sign. Desktop agents never see `tickets.delete`.
  */
-export const tm: Toolmark = createToolmark()
+export const tm: Toolmark = createToolmark({
+  policy: {
+    webmcp: {
+      allow: ['destructive', 'consequential', 'readOnly', 'none'],
+      verify: ['destructive'],
+    },
+  },
+  confirm: { verifier: helpdeskVerifier },
+})
+
+// Test builds only (VITE_TOOLMARK_TEST_HOOK=1): the hook end-to-end tests drive the tools through
+// (`pageTools`, docs/testing.md). Elsewhere the flag is false, and the hook is left out.
+if (import.meta.env.VITE_TOOLMARK_TEST_HOOK === '1') installTestHook(tm)
 
 /** Port of a local `toolmark-mcp` to pair with (its `--port`). */
 export const MCP_PORT = Number(import.meta.env.VITE_TOOLMARK_MCP_PORT) || 17840

@@ -72,6 +72,7 @@ function failure(error: unknown, id?: number): ToolResult<never> {
       return refuse('not_found', id ? `Ticket #${id} does not exist` : error.message)
     }
     if (error.status === 409) return refuse(error.code, error.message)
+    if (error.status === 403) return refuse(error.code, error.message)
     if (error.status === 400) return invalid(error.issues)
   }
   return errorResult('The helpdesk server could not be reached')
@@ -123,9 +124,10 @@ export function useTicketTools() {
       const ticket = await current(client, id, signal)
       return isTicket(ticket) ? undefined : ticket
     },
-    run: async ({ id }) => {
+    run: async ({ id }, ctx) => {
       try {
-        await deleteTicket.mutateAsync(id)
+        // A browser agent's delete carries the person's passkey approval: the API checks it again.
+        await deleteTicket.mutateAsync({ id, approval: ctx.approval, caller: ctx.caller })
         if (routeTicketId(parseRoute(window.location.hash)) === id) navigate({ name: 'home' })
         return ok({ id, deleted: true })
       } catch (error) {

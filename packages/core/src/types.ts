@@ -248,6 +248,11 @@ export interface ManifestEntry {
   signature?: string
   /** The input JSON Schema (only with `detail: 'full'`). */
   inputSchema?: JsonSchema
+  /**
+   * The output JSON Schema (only with `detail: 'full'`): what `data` of an `ok` result looks
+   * like, from the `output` schema's Standard JSON Schema when it has one.
+   */
+  outputSchema?: JsonSchema
 }
 
 /** A snapshot of the tools one caller can see, sorted by name. */
@@ -621,6 +626,12 @@ export interface Toolmark {
   undo(callId: string): Promise<ToolResult>
   /** Whether `tm.undo(callId)` would run something. */
   canUndo(callId: string): boolean
+  /**
+   * Whether approving this tool's calls from `caller` (default `inapp`) asks for the person's
+   * verification (a passkey): its `verify`, or `policy[caller].verify`. False for unknown tools
+   * and for calls that need no confirmation.
+   */
+  verifies(name: string, options?: { caller?: Caller }): boolean
   /** Stop: cancels every in-flight agent call (`cancelled operator` by default). */
   cancelAll(options?: { by?: CancelledBy }): void
   /** Replaces the policy; bumps `rev`. */

@@ -41,11 +41,16 @@ describe('public entry points', () => {
     expect(Object.keys(testing).sort()).toEqual([
       'RECORDING_VERSION',
       'ReplayError',
+      'TEST_HOOK_GLOBAL',
       'createRecordingModelContext',
       'createScriptedAgent',
       'createTestToolmark',
+      'installTestHook',
+      'pageTools',
       'recordSession',
       'replaySession',
+      'toolmarkFixtures',
+      'toolmarkMatchers',
     ])
   })
 

@@ -1,5 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
 import type { JsonSchema, ManifestEntry, ToolResult } from '@toolmark/core'
+import { fencePageText, jsonSchemaCheck } from '@toolmark/core/agent'
+import type { JsonSchemaCheck } from '@toolmark/core/agent'
 
 /** `_meta` key set on untrusted tools and on each of their results. */
 export const UNTRUSTED_META_KEY = 'toolmark/untrustedContent'
@@ -25,6 +27,39 @@ export function toMcpInputSchema(schema: JsonSchema | undefined): Tool['inputSch
 }
 
 /**
+ * The output schema as MCP wants it (an object at the root, since `structuredContent` is an
+ * object). Undefined for none, or for a root that is not an object: such a tool is listed without
+ * `outputSchema` and its results keep the `ToolResult` envelope as `structuredContent`.
+ */
+export function toMcpOutputSchema(
+  schema: JsonSchema | undefined,
+): NonNullable<Tool['outputSchema']> | undefined {
+  if (schema === undefined) return undefined
+  const type = schema.type
+  if (type === 'object' || (type === undefined && schema.properties !== undefined)) {
+    return { ...schema, type: 'object' }
+  }
+  return undefined
+}
+
+const checks = new WeakMap<object, JsonSchemaCheck | null>()
+
+/**
+ * The check of the output schema a tool is listed with (see {@link toMcpOutputSchema}), made once
+ * per schema object; undefined when it is listed without one.
+ */
+export function outputCheck(schema: JsonSchema | undefined): JsonSchemaCheck | undefined {
+  if (schema === undefined) return undefined
+  let check = checks.get(schema)
+  if (check === undefined) {
+    const advertised = toMcpOutputSchema(schema)
+    check = advertised ? jsonSchemaCheck(advertised) : null
+    checks.set(schema, check)
+  }
+  return check ?? undefined
+}
+
+/**
  * Maps one manifest entry to an MCP tool: name = `llmName`, explicit `readOnlyHint` and
  * `destructiveHint`, untrusted tools marked in `_meta`. `schema` is the entry's full input schema.
  */
@@ -38,7 +73,8 @@ export function toMcpTool(entry: ManifestEntry, schema: JsonSchema | undefined):
   ].filter(Boolean)
   const tool: Tool = {
     name: entry.llmName,
-    description: [entry.description, ...notes].join('\n\n'),
+    // The page's words, fenced: they describe the tool, they cannot speak as this server.
+    description: [fencePageText(entry.description), ...notes].filter(Boolean).join('\n\n'),
     inputSchema,
     annotations: {
       readOnlyHint: hints.readOnly === true && !hints.consequential && !hints.destructive,
@@ -52,23 +88,49 @@ export function toMcpTool(entry: ManifestEntry, schema: JsonSchema | undefined):
     tool.annotations!.title = entry.title
   }
   if (hints.untrustedContent) tool._meta![UNTRUSTED_META_KEY] = true
+  const outputSchema = toMcpOutputSchema(entry.outputSchema)
+  if (outputSchema) tool.outputSchema = outputSchema
   return tool
 }
 
+/** Text before the result of a tool whose `ok` data does not match its advertised output schema. */
+export const OUTPUT_MISMATCH_PREFIX = '[output does not match its schema] '
+
 /**
- * Maps a `ToolResult` to an MCP result: `structuredContent` is the result itself, one text block
- * holds its JSON, `isError` is set unless the status is `ok`. Untrusted results are marked.
+ * Maps a `ToolResult` to an MCP result: one text block holds its JSON, `isError` is set unless the
+ * status is `ok`, untrusted results are marked. `structuredContent` is the result itself, or, for
+ * a tool listed with an `outputSchema` (`output` is its check), the `ok` result's `data`, which
+ * must pass the check: data that does not is sent as an error (text only), since a client
+ * validates `structuredContent` against the schema. Other statuses of such a tool carry no
+ * `structuredContent`.
  */
-export function toMcpResult(result: ToolResult, untrusted: boolean): CallToolResult {
+export function toMcpResult(
+  result: ToolResult,
+  untrusted: boolean,
+  output?: JsonSchemaCheck,
+): CallToolResult {
   const json = JSON.stringify(result)
-  const mapped: CallToolResult = {
-    content: [{ type: 'text', text: untrusted ? UNTRUSTED_PREFIX + json : json }],
-    structuredContent: result as unknown as Record<string, unknown>,
+  const text = (prefix: string) => (untrusted ? UNTRUSTED_PREFIX : '') + prefix + json
+  let mapped: CallToolResult
+  if (!output) {
+    mapped = {
+      content: [{ type: 'text', text: text('') }],
+      structuredContent: result as unknown as Record<string, unknown>,
+    }
+    if (result.status !== 'ok') mapped.isError = true
+  } else if (result.status !== 'ok') {
+    mapped = { content: [{ type: 'text', text: text('') }], isError: true }
+  } else if (isRecord(result.data) && output(result.data).length === 0) {
+    mapped = { content: [{ type: 'text', text: text('') }], structuredContent: result.data }
+  } else {
+    mapped = { content: [{ type: 'text', text: text(OUTPUT_MISMATCH_PREFIX) }], isError: true }
   }
-  if (result.status !== 'ok') mapped.isError = true
   if (untrusted) mapped._meta = { [UNTRUSTED_META_KEY]: true }
   return mapped
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** A plain text MCP error result (no page involved: unpaired, unknown tool, bad arguments). */
 export function textError(text: string): CallToolResult {

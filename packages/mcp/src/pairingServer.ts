@@ -20,6 +20,13 @@ export const DEFAULT_MAX_FRAME_BYTES = 1_048_576
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 5_000
 /** Sockets allowed to be mid-handshake at once; past it, a new socket pushes out the stalest. */
 export const DEFAULT_MAX_PENDING_HANDSHAKES = 256
+/**
+ * How long a challenged socket is given to answer before it may be pushed out under load: more
+ * than a slow device needs to derive the code's key (PBKDF2) and prove it.
+ */
+export const DEFAULT_PROOF_WINDOW_MS = 3_000
+/** Close code for a socket turned away because every handshake slot holds a page still in time. */
+export const BUSY_CLOSE_CODE = 1013
 /** How long a wrong code or token waits for its answer, holding its socket. */
 export const DEFAULT_FAILURE_DELAY_MS = 1_000
 /** How long a closing socket may take to answer the close frame before it is cut. */
@@ -59,6 +66,11 @@ export interface PairingServerOptions {
   maxPendingHandshakes?: number
   /** Delay before a wrong code or token is answered (default 1 s). */
   failureDelayMs?: number
+  /**
+   * How long a challenged socket is protected from being pushed out while it derives its proof
+   * (default 3 s). A socket that answers within it is never pushed out.
+   */
+  proofWindowMs?: number
 }
 
 /** The running loopback server. */
@@ -164,6 +176,8 @@ function wrap(socket: WebSocket, origin: string): PairedPage {
 interface PendingHandshake {
   /** `hello` waits for the page's hello; `failed` waits out its failure delay. */
   phase: 'hello' | 'preparing' | 'challenged' | 'checking' | 'failed'
+  /** When the challenge was sent (`performance.now()`), once it was. */
+  challengedAt?: number
   /** Cuts the socket at once, without an answer (it was pushed out). */
   drop(): void
 }
@@ -174,14 +188,18 @@ interface PendingHandshake {
  * success supersedes the page paired before.
  *
  * Nothing a local process does can keep the real page out: idle sockets time out, and when
- * `maxPendingHandshakes` are pending a new socket pushes out the stalest one (failed first,
- * then silent, then the oldest; a proof being checked last). Wrong codes are answered late and never replace the code.
+ * `maxPendingHandshakes` are pending a new socket pushes out the stalest one: failed first, then
+ * silent, then one challenged longer ago than `proofWindowMs` that has not answered. A socket
+ * still within its proof window, or whose proof is being checked, is never pushed out: while every
+ * slot holds one, the new socket is turned away (closed 1013) and the page's client tries again.
+ * Wrong codes are answered late and never replace the code.
  */
 export async function startPairingServer(options: PairingServerOptions): Promise<PairingServer> {
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS
   const maxPending = Math.max(1, options.maxPendingHandshakes ?? DEFAULT_MAX_PENDING_HANDSHAKES)
   const failureDelayMs = options.failureDelayMs ?? DEFAULT_FAILURE_DELAY_MS
+  const proofWindowMs = options.proofWindowMs ?? DEFAULT_PROOF_WINDOW_MS
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes })
   const http: Server = createServer(
     // Requests that never finish their headers are cut too, not only WebSocket handshakes.
@@ -217,14 +235,25 @@ export async function startPairingServer(options: PairingServerOptions): Promise
     setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref()
   }
 
-  function pushOutStalest(): void {
+  /**
+   * Makes room for a new socket by pushing out the stalest pending one; `false` when every slot
+   * holds a socket still within its proof window (or being checked), which is never pushed out.
+   */
+  function pushOutStalest(): boolean {
     const order = [...pending]
+    const now = performance.now()
     const victim =
       order.find((entry) => entry.phase === 'failed') ??
       order.find((entry) => entry.phase === 'hello') ??
-      order.find((entry) => entry.phase !== 'checking') ??
-      order[0]
-    victim?.drop()
+      order.find(
+        (entry) =>
+          entry.phase === 'challenged' &&
+          entry.challengedAt !== undefined &&
+          now - entry.challengedAt >= proofWindowMs,
+      )
+    if (!victim) return false
+    victim.drop()
+    return true
   }
 
   function promote(socket: WebSocket, origin: string, transcript: Transcript, proof?: string) {
@@ -301,6 +330,7 @@ export async function startPairingServer(options: PairingServerOptions): Promise
         }
         if (hello.mode === 'pair') {
           entry.phase = 'challenged'
+          entry.challengedAt = performance.now()
           reply(socket, {
             type: 'challenge',
             nonce: transcript.serverNonce,
@@ -312,6 +342,7 @@ export async function startPairingServer(options: PairingServerOptions): Promise
         if (!open() || entry.phase !== 'preparing') return
         if (!resume) return fail('bad_token', failureDelayMs)
         entry.phase = 'challenged'
+        entry.challengedAt = performance.now()
         reply(socket, {
           type: 'challenge',
           nonce: transcript.serverNonce,
@@ -361,7 +392,11 @@ export async function startPairingServer(options: PairingServerOptions): Promise
     wss.handleUpgrade(request, socket, head, (ws) => {
       // Oversized frames make ws close with 1009 and emit an error; nothing else to do.
       ws.on('error', () => {})
-      if (pending.size >= maxPending) pushOutStalest()
+      if (pending.size >= maxPending && !pushOutStalest()) {
+        upgrades.note('toolmark-mcp: turned a socket away: every handshake slot is in use')
+        closeSoon(ws, BUSY_CLOSE_CODE, 'busy')
+        return
+      }
       handshake(ws, check.origin)
     })
   })

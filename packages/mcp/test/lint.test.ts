@@ -75,10 +75,11 @@ describe('toolmark-lint on a manifest file', () => {
   })
 
   it('exits 2 with the line and the fix for JSON that does not parse, never a stack trace', () => {
-    const result = run([fixture('malformed')])
+    // A .txt file, so the formatter never repairs the missing comma on line 4.
+    const result = run([path.join(fixtures, 'malformed.txt')])
     expect(result.status).toBe(2)
     expect(result.stdout).toBe('')
-    expect(result.stderr).toMatch(/malformed\.json:4:\d+: not valid JSON/)
+    expect(result.stderr).toMatch(/malformed\.txt:4:\d+: not valid JSON/)
     expect(result.stderr).toContain('JSON.stringify(lintManifestOf(tm), null, 2)')
     expect(result.stderr).not.toMatch(/\n\s+at /)
   })

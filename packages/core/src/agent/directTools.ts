@@ -2,6 +2,7 @@ import type { JsonSchema, Manifest, ManifestEntry } from '../types'
 import type { ModelCall } from './callForModel'
 import type { PageClient } from './createPageClient'
 import type { DirectPageTools, PageToolExecute } from './pageToolTypes'
+import { fencePageText } from './pageText'
 import { oneLine } from './renderSummary'
 import { restoreOptionals, toStrictSchema } from './strictSchema'
 import { invalidArgs, parseArgs } from './toolArgs'
@@ -27,10 +28,13 @@ export interface DirectToolsOptions {
   call: ModelCall
 }
 
-/** The tool's description for the model: the page's own, then what its hints mean. */
+/**
+ * The tool's description for the model: the page's own, fenced as page-supplied (one line, so it
+ * cannot forge more), then what its hints mean in this system's words.
+ */
 export function describeForModel(entry: ManifestEntry): string {
   const hints = entry.hints ?? {}
-  const parts = [oneLine(entry.description ?? '')]
+  const parts = [fencePageText(oneLine(entry.description ?? ''))]
   if (hints.destructive) parts.push('Destructive: the user must approve each call.')
   else if (hints.consequential) parts.push('The user must approve each call.')
   else if (hints.readOnly) parts.push('Read-only.')

@@ -19,6 +19,7 @@ export type {
   AiSdkValidationResult,
   AnthropicPageTool,
   AnthropicPageToolsOptions,
+  ObjectJsonSchema,
   AwaitConfirmationOption,
   DirectPageTools,
   NeedsConfirmationResult,
@@ -31,6 +32,7 @@ export type {
   PageToolsOptions,
 } from './pageToolTypes'
 export { renderSummary } from './renderSummary'
+export { PAGE_TEXT_NOTE, fencePageText } from './pageText'
 export { CLIENT_SCHEMA_CHECK, jsonSchemaCheck } from '../schema/jsonSchemaCheck'
 export type { JsonSchemaCheck, JsonSchemaCheckOptions } from '../schema/jsonSchemaCheck'
 export { createInPageChannel } from '../bridge/createInPageChannel'

@@ -1,5 +1,8 @@
 import type { JsonSchema, ToolResult } from '../types'
 
+/** A JSON Schema of an object: what the Anthropic Messages API takes as a tool's input. */
+export type ObjectJsonSchema = JsonSchema & { type: 'object' }
+
 /**
  * Whether `page_call` (or a direct tool) waits for a person's decision when the page answers
  * `needs_confirmation`. `true` waits up to 600 000 ms (the page's default confirmation
@@ -124,7 +127,8 @@ export interface OpenAIResponsesPageTool {
 export interface AnthropicPageTool {
   name: string
   description: string
-  input_schema: JsonSchema
+  /** An object schema, as the Messages API requires (`type: 'object'`). */
+  input_schema: ObjectJsonSchema
   execute: PageToolExecute
 }
 

@@ -10,6 +10,7 @@ import type {
   AiSdkPageToolsOptions,
   AnthropicPageTool,
   AnthropicPageToolsOptions,
+  ObjectJsonSchema,
   DirectPageTools,
   OpenAIChatPageTool,
   OpenAIPageToolsOptions,
@@ -17,6 +18,7 @@ import type {
   PageToolExecute,
   PageToolsOptions,
 } from './pageToolTypes'
+import { PAGE_TEXT_CLOSE, PAGE_TEXT_NOTE, PAGE_TEXT_OPEN, defusePageText } from './pageText'
 import { renderSummary } from './renderSummary'
 import { invalidArgs, parseArgs } from './toolArgs'
 
@@ -54,7 +56,7 @@ const TOOL_PARAM = {
   description: 'The full tool name as listed, e.g. "tickets.close".',
 }
 
-const CALL_PARAMETERS: JsonSchema = Object.freeze({
+const CALL_PARAMETERS: ObjectJsonSchema = Object.freeze({
   type: 'object',
   properties: {
     tool: TOOL_PARAM,
@@ -67,7 +69,7 @@ const CALL_PARAMETERS: JsonSchema = Object.freeze({
   additionalProperties: false,
 })
 
-const DESCRIBE_PARAMETERS: JsonSchema = Object.freeze({
+const DESCRIBE_PARAMETERS: ObjectJsonSchema = Object.freeze({
   type: 'object',
   properties: { tool: TOOL_PARAM },
   required: ['tool'],
@@ -176,7 +178,10 @@ export function pageTools(client: PageClient, options: PageToolsOptions): unknow
   const manifest = () => (clientId === undefined ? client.manifest : client.manifests.get(clientId))
   const awaited = options.awaitConfirmation !== undefined && options.awaitConfirmation !== false
   const callHeader = header(awaited)
-  const callDescription = () => `${callHeader}\n${renderSummary(manifest())}`
+  // The list is the page's own words: fenced, so no description speaks as this system.
+  const callDescription = () =>
+    `${callHeader}\n${PAGE_TEXT_NOTE}\n${PAGE_TEXT_OPEN}\n` +
+    `${defusePageText(renderSummary(manifest()))}\n${PAGE_TEXT_CLOSE}`
 
   /** Models sometimes answer with the `llmName`; map it back to the tool's full name. */
   const resolveName = (tool: string) =>
@@ -318,7 +323,8 @@ function assembleDirect(options: PageToolsOptions): (specs: DirectToolSpec[]) =>
         specs.map((spec): AnthropicPageTool => ({
           name: spec.name,
           description: spec.description,
-          input_schema: spec.schema,
+          // Page tools take objects; the Messages API rejects a schema without this type.
+          input_schema: { ...spec.schema, type: 'object' },
           execute: spec.execute,
         }))
     case 'ai-sdk':

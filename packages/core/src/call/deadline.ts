@@ -14,8 +14,9 @@ export interface Abortable {
  *
  * No timer exists until `start`, and even then it is armed a microtask later for the time left:
  * a call whose promise settles at once (an `async` run that never waits) ends before that and
- * never needs a timer. The deadline itself is the same, counted from `start`; microtasks never
- * let a timer's time pass, real or fake.
+ * never needs a timer (`bench/call.mjs`: a timer armed and cleared costs 0.6 µs per async run).
+ * The deadline itself is the same, counted from `start`; microtasks never let a timer's time
+ * pass, real or fake.
  */
 export class Deadline {
   #timer: ReturnType<typeof setTimeout> | undefined

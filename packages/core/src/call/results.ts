@@ -98,7 +98,8 @@ const PLAIN_COPY_NODES = 2_000
 let budget = 0
 
 /**
- * The common case, fast: plain objects, arrays and primitives, copied and frozen in one pass.
+ * The common case, fast: plain objects, arrays and primitives, copied and frozen in one pass
+ * (`bench/call.mjs`: `structuredClone` of a small result costs 2.5 µs more).
  * Anything else (a Date, a Map, a class instance, a cycle, a very large or deep graph, a
  * `__proto__` key) answers `NOT_PLAIN` and goes through `structuredClone`, which has the final
  * say on what can be cloned. A getter that throws throws here as it would there.

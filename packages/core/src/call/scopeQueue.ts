@@ -33,10 +33,7 @@ export interface ScopeQueue {
 /** A waiting call's wake-up: hands it the slot. */
 type Wake = () => void
 
-/**
- * The queue as a class with a fixed shape: a call into a free scope and back out reads a few
- * fields and calls no array method.
- */
+/** One slot, and the two lines waiting for it: approved runs first, then every other call. */
 class Queue implements ScopeQueue {
   #holder: QueueHolder | undefined = undefined
   readonly #approvedLine: Wake[] = []
@@ -82,12 +79,7 @@ class Queue implements ScopeQueue {
     if (this.#holder !== current) return
     this.#holder = undefined
     // Hand the slot straight to the next in line, so nothing can jump the queue in between.
-    const wake =
-      this.#approvedLine.length > 0
-        ? this.#approvedLine.shift()
-        : this.#line.length > 0
-          ? this.#line.shift()
-          : undefined
+    const wake = this.#approvedLine.shift() ?? this.#line.shift()
     wake?.()
   }
 }

@@ -11,11 +11,8 @@ import type { ErrorEvent } from '../types'
  */
 export abstract class Subscribable<TArgs extends unknown[] = []> {
   // Each subscription is known by its unsubscribe function, so one listener subscribed twice is
-  // two subscriptions. Most subscribables have one listener (a component): it is kept without
-  // a Map.
-  #single: ((...args: TArgs) => void) | undefined
-  #singleOff: (() => void) | undefined
-  #many: Map<() => void, (...args: TArgs) => void> | undefined
+  // two subscriptions.
+  readonly #listeners = new Map<() => void, (...args: TArgs) => void>()
 
   /**
    * Adds a listener and returns its unsubscribe (idempotent). Each call is its own subscription,
@@ -23,24 +20,14 @@ export abstract class Subscribable<TArgs extends unknown[] = []> {
    */
   readonly subscribe = (listener: (...args: TArgs) => void): (() => void) => {
     const off = () => this.#remove(off)
-    if (this.#many) this.#many.set(off, listener)
-    else if (this.#singleOff) {
-      this.#many = new Map([
-        [this.#singleOff, this.#single!],
-        [off, listener],
-      ])
-      this.#single = this.#singleOff = undefined
-    } else {
-      this.#single = listener
-      this.#singleOff = off
-    }
-    if (this.size === 1) this.onFirst()
+    this.#listeners.set(off, listener)
+    if (this.#listeners.size === 1) this.onFirst()
     return off
   }
 
   /** How many subscriptions are open. */
   get size(): number {
-    return this.#many ? this.#many.size : this.#singleOff ? 1 : 0
+    return this.#listeners.size
   }
 
   /**
@@ -48,11 +35,11 @@ export abstract class Subscribable<TArgs extends unknown[] = []> {
    * meanwhile waits for the next notification.
    */
   notify(...args: TArgs): void {
-    const single = this.#single
-    if (single) return this.#call(single, args)
-    const many = this.#many
-    if (!many || many.size === 0) return
-    for (const [off, listener] of [...many]) if (many.has(off)) this.#call(listener, args)
+    const listeners = this.#listeners
+    if (listeners.size === 0) return
+    for (const [off, listener] of [...listeners]) {
+      if (listeners.has(off)) this.#call(listener, args)
+    }
   }
 
   #call(listener: (...args: TArgs) => void, args: TArgs) {
@@ -64,9 +51,7 @@ export abstract class Subscribable<TArgs extends unknown[] = []> {
   }
 
   #remove(off: () => void) {
-    if (this.#singleOff === off) this.#single = this.#singleOff = undefined
-    else if (!this.#many?.delete(off)) return
-    if (this.size === 0) this.onLast()
+    if (this.#listeners.delete(off) && this.#listeners.size === 0) this.onLast()
   }
 
   /** Names the listeners in reports: `A <label> listener threw`. */

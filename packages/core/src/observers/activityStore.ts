@@ -19,6 +19,8 @@ export interface AgentActivity {
    * decides, then `'approved'`, `'rejected'` (denied or withdrawn) or `'expired'`.
    */
   confirmation?: ConfirmEvent['type']
+  /** Who approved, once approved: `dialog`, `api`, or `verified` (the person's passkey). */
+  approvedBy?: ConfirmEvent['by']
   /** When the call started (`Date.now()`). */
   startedAt: number
   /** How long the call took, once it ended. */
@@ -106,6 +108,7 @@ export function createActivityStore(tm: Toolmark, limit: number): ActivityStore 
   /** A confirmation's news for its call; a deferred call takes its final outcome from it. */
   const confirmed = (record: AgentActivity, event: ConfirmEvent): AgentActivity => {
     const next: AgentActivity = { ...record, confirmation: event.type }
+    if (event.by !== undefined) next.approvedBy = event.by
     if (record.status === 'needs_confirmation' && event.type !== 'requested' && event.result) {
       next.status = event.result.status
       next.result = event.result

@@ -27,10 +27,9 @@ interface Hub {
 
 /** One watched tool: who watches it, its calls in flight and its snapshot. */
 interface Watched {
-  /** Usually one binding watches a tool: it is kept without a Set. */
-  watchers: Subscribable | Set<Subscribable> | undefined
-  /** Calls in flight, made on the first call (most tools are watched and never called). */
-  running: Set<string> | undefined
+  readonly watchers: Set<Subscribable>
+  /** Calls in flight. */
+  readonly running: Set<string>
   snapshot: ToolCallSnapshot
 }
 
@@ -44,24 +43,22 @@ function publish(watched: Watched, next: ToolCallSnapshot) {
   if (next.status === current.status && next.lastResult === current.lastResult) return
   watched.snapshot = Object.freeze(next)
   // Each watcher isolates its own listeners (see Subscribable), so none can stop the others.
-  const { watchers } = watched
-  if (watchers instanceof Set) for (const watcher of [...watchers]) watcher.notify()
-  else watchers?.notify()
+  for (const watcher of [...watched.watchers]) watcher.notify()
 }
 
 function listen(tm: Toolmark, hub: Hub) {
   const offCall = tm.events.on('call', (event) => {
     const watched = hub.tools.get(event.tool)
     if (!watched) return
-    ;(watched.running ??= new Set()).add(event.callId)
+    watched.running.add(event.callId)
     publish(watched, { status: 'running', lastResult: watched.snapshot.lastResult })
   })
   const offResult = tm.events.on('result', (event) => {
     const watched = hub.tools.get(event.tool)
     if (!watched) return
-    watched.running?.delete(event.callId)
+    watched.running.delete(event.callId)
     publish(watched, {
-      status: watched.running?.size ? 'running' : event.result.status,
+      status: watched.running.size > 0 ? 'running' : event.result.status,
       lastResult: event.result,
     })
   })
@@ -71,11 +68,8 @@ function listen(tm: Toolmark, hub: Hub) {
   }
 }
 
-const watcherCount = ({ watchers }: Watched) =>
-  watchers instanceof Set ? watchers.size : watchers ? 1 : 0
-
 function forget(hub: Hub, tool: string, watched: Watched) {
-  if (watcherCount(watched) > 0 || hub.tools.get(tool) !== watched) return
+  if (watched.watchers.size > 0 || hub.tools.get(tool) !== watched) return
   hub.tools.delete(tool)
   if (hub.tools.size === 0) {
     hub.stop?.()
@@ -95,10 +89,9 @@ export function watchToolCalls(tm: Toolmark, tool: string, watcher: Subscribable
   }
   const watched = hub.tools.get(tool)
   if (!watched) {
-    hub.tools.set(tool, { watchers: watcher, running: undefined, snapshot: IDLE })
+    hub.tools.set(tool, { watchers: new Set([watcher]), running: new Set(), snapshot: IDLE })
     hub.stop ??= listen(tm, hub)
-  } else if (watched.watchers instanceof Set) watched.watchers.add(watcher)
-  else watched.watchers = watched.watchers ? new Set([watched.watchers, watcher]) : watcher
+  } else watched.watchers.add(watcher)
 }
 
 /**
@@ -110,11 +103,7 @@ export function unwatchToolCalls(tm: Toolmark, tool: string, watcher: Subscribab
   const hub = hubs.get(tm)
   const watched = hub?.tools.get(tool)
   if (!hub || !watched) return
-  const { watchers } = watched
-  if (watchers instanceof Set) {
-    if (!watchers.delete(watcher) || watchers.size > 0) return
-  } else if (watchers === watcher) watched.watchers = undefined
-  else return
+  if (!watched.watchers.delete(watcher) || watched.watchers.size > 0) return
   queueMicrotask(() => forget(hub, tool, watched))
 }
 

@@ -55,6 +55,7 @@ const DEFS: Record<string, Record<string, unknown>> = {
       hints: ref('hints'),
       signature: { type: 'string' },
       inputSchema: { type: 'object' },
+      outputSchema: { type: 'object' },
     },
     ['name', 'llmName', 'description', 'hints'],
   ),

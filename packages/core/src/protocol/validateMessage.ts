@@ -142,7 +142,7 @@ function manifestEntry(value: unknown, path: string): void {
     entry,
     path,
     ['name', 'llmName', 'description', 'hints'],
-    ['title', 'signature', 'inputSchema'],
+    ['title', 'signature', 'inputSchema', 'outputSchema'],
   )
   matching(entry.name, joinPath(path, 'name'), TOOL_NAME_PATTERN, 'a tool name', TOOL_NAME_MAX)
   matching(entry.llmName, joinPath(path, 'llmName'), LLM_NAME_PATTERN, 'an LLM tool name')
@@ -150,6 +150,7 @@ function manifestEntry(value: unknown, path: string): void {
   if (entry.title !== undefined) string(entry.title, joinPath(path, 'title'))
   if (entry.signature !== undefined) string(entry.signature, joinPath(path, 'signature'))
   if (entry.inputSchema !== undefined) object(entry.inputSchema, joinPath(path, 'inputSchema'))
+  if (entry.outputSchema !== undefined) object(entry.outputSchema, joinPath(path, 'outputSchema'))
   const hintsPath = joinPath(path, 'hints')
   const hints = object(entry.hints, hintsPath)
   keys(hints, hintsPath, [], HINTS)

@@ -1,7 +1,7 @@
 import { createCallPipeline } from '../call/callPipeline'
 import { createConfirmationStore } from '../confirmations/confirmationStore'
 import { createEmitter } from '../events/emitter'
-import { isAbortSignal, isObject } from '../base/guards'
+import { isAbortSignal, isCaller, isObject } from '../base/guards'
 import { randomId } from '../base/ids'
 import { createManifests } from './manifest'
 import { isSegment, joinName, nameLabel, toLlmName } from './names'
@@ -404,6 +404,11 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     confirmations,
     undo: journal.undo,
     canUndo: journal.canUndo,
+    verifies(name, verifyOptions) {
+      const record = typeof name === 'string' ? tools.get(name) : undefined
+      const caller = isObject(verifyOptions) ? verifyOptions.caller : undefined
+      return record !== undefined && verifies(record, isCaller(caller) ? caller : 'inapp')
+    },
     cancelAll(cancelOptions) {
       const by = isObject(cancelOptions) ? cancelOptions.by : undefined
       pipeline.cancelAll(by === 'policy' || by === 'signal' ? (by as CancelledBy) : 'operator')

@@ -1,6 +1,7 @@
 import { isCaller, isObject } from '../base/guards'
 import {
   inputJsonSchema,
+  outputJsonSchema,
   signatureOf,
   type JsonSchemaConverter,
   type SchemaConversion,
@@ -57,6 +58,10 @@ export function createManifests(
     const signature = signatureOf(schema, budget)
     if (signature !== undefined) entry.signature = signature
     if (detail === 'full' && schema) entry.inputSchema = schema
+    if (detail === 'full') {
+      const output = outputJsonSchema(def.output).schema
+      if (output) entry.outputSchema = output
+    }
     deepFreeze(entry)
     if (detail === 'full') record.fullEntry = entry
     else record.summaryEntry = entry

@@ -125,6 +125,30 @@ export function inputJsonSchema(
   return jsonSchemaOf(input, converter)
 }
 
+const fromOutput = new WeakMap<object, SchemaConversion>()
+
+/**
+ * A tool's output JSON Schema, from the output schema's Standard JSON Schema (its `output` side,
+ * draft 2020-12); none when the schema has no Standard JSON Schema. Converted once per schema
+ * object, like {@link jsonSchemaOf}.
+ */
+export function outputJsonSchema(output: StandardSchemaV1 | undefined): SchemaConversion {
+  const std = output?.['~standard'].jsonSchema
+  if (!output || !std || typeof std.output !== 'function') return NONE
+  return memo(fromOutput, output, () =>
+    convert(() => {
+      try {
+        return std.output!({ target: 'draft-2020-12' })
+      } catch {
+        return std.output!({
+          target: 'draft-2020-12',
+          libraryOptions: { unrepresentable: 'any' },
+        })
+      }
+    }),
+  )
+}
+
 // Frozen schemas cannot change, so their rendering is kept per schema object and budget.
 const signatures = new WeakMap<object, Map<number, string | undefined>>()
 

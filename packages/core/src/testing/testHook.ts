@@ -25,12 +25,11 @@ export interface ToolmarkTestHook {
 /**
  * Installs the hook a test runner drives the page through (`pageTools`, the Playwright fixture):
  * list, call, answer confirmations, lint and record. For test builds only — install it behind a
- * build-time flag so production bundles leave it out:
+ * build-time flag, so production bundles leave it out (the flag is false there, the call goes, and
+ * the import with it):
  *
  * @example
- * if (import.meta.env.VITE_TOOLMARK_TEST_HOOK === '1') {
- *   void import('@toolmark/core/testing').then(({ installTestHook }) => installTestHook(tm))
- * }
+ * if (import.meta.env.VITE_TOOLMARK_TEST_HOOK === '1') installTestHook(tm)
  */
 export function installTestHook(tm: Toolmark): () => void {
   const target = globalThis as Record<string, unknown>

@@ -1,5 +1,6 @@
 import { reportError } from '../events/reportError'
 import { errorResult, refuse } from '../call/results'
+import { markUntrusted } from '../ai-sdk/markUntrusted'
 import type { Consumer, JsonSchema, ManifestEntry, Toolmark, ToolHints, ToolResult } from '../types'
 import { hasDeclarativeTwin } from './declarativeForms'
 import {
@@ -125,7 +126,7 @@ const toolDictionary = (entry: ManifestEntry, execute: WebMCPTool['execute']): W
  * The result as WebMCP hosts take it. Crossing into the host has JSON semantics (`toJSON`,
  * `Date` → ISO string); a result JSON cannot carry becomes an `error`.
  */
-function toWebMCPResponse(result: ToolResult): WebMCPToolResponse {
+function toWebMCPResponse(result: ToolResult, untrusted = false): WebMCPToolResponse {
   let text: string | undefined
   try {
     text = JSON.stringify(result)
@@ -133,7 +134,12 @@ function toWebMCPResponse(result: ToolResult): WebMCPToolResponse {
     text = undefined
   }
   if (text === undefined) text = JSON.stringify(errorResult('Result not serializable'))
-  const structuredContent = JSON.parse(text) as ToolResult
+  let structuredContent = JSON.parse(text) as ToolResult
+  if (untrusted) {
+    // The same per-result marker as the chat and agent surfaces: `untrustedContent: true`, first.
+    structuredContent = markUntrusted(structuredContent) as unknown as ToolResult
+    text = JSON.stringify(structuredContent)
+  }
   return {
     content: [{ type: 'text', text }],
     structuredContent,
@@ -250,7 +256,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
           caller: 'webmcp',
           signal: linkSignals(lifetime.signal, isAbortSignal(signal) ? signal : undefined),
         })
-        return toWebMCPResponse(result)
+        return toWebMCPResponse(result, registration.entry.hints.untrustedContent === true)
       } catch {
         // `tm.call` never throws; this keeps the promise to the host even if that ever breaks.
         return toWebMCPResponse(errorResult('Tool failed'))

@@ -51,7 +51,7 @@ describe("pageTools mode 'direct'", () => {
     ])
     expect(wire[1].function).toEqual({
       name: 'tickets__search',
-      description: 'Searches tickets. Read-only.',
+      description: '<page-supplied>Searches tickets.</page-supplied> Read-only.',
       parameters: {
         type: 'object',
         properties: {

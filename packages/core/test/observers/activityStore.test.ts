@@ -91,6 +91,7 @@ describe('createActivityStore', () => {
     ])
     expect(store.getSnapshot()[0].result).toEqual(ok({ closed: true }))
     expect(store.getSnapshot()[0].durationMs).toBe(filedIn)
+    expect(store.getSnapshot()[0].approvedBy).toBe('api')
   })
 
   it('shows a denied deferred call as cancelled by the operator', async () => {

@@ -30,8 +30,10 @@ describe('public entries of the bridge protocol', () => {
   it('@toolmark/core/agent exports exactly these runtime values', () => {
     expect(Object.keys(agent).sort()).toEqual([
       'CLIENT_SCHEMA_CHECK',
+      'PAGE_TEXT_NOTE',
       'createInPageChannel',
       'createPageClient',
+      'fencePageText',
       'jsonSchemaCheck',
       'pageTools',
       'postMessageTransport',
