@@ -5,16 +5,11 @@
  */
 
 import { themeDeclarations } from '../theme/themeTokens'
-
-/** The attribute every `<ConfirmDialog>` root carries; the styles are scoped under it. */
-export const ROOT_ATTRIBUTE = 'data-toolmark-confirm'
+import { ROOT_ATTRIBUTE } from './rootAttribute'
 
 const root = `[${ROOT_ATTRIBUTE}]`
 
-/**
- * The stylesheet injected by `<ConfirmDialog>` unless `unstyled`. Built in a function marked pure,
- * so a bundle that needs only `ROOT_ATTRIBUTE` (the devtools) leaves it out.
- */
+/** The stylesheet injected by `<ConfirmDialog>` unless `unstyled`. */
 export const confirmDialogCss = /* @__PURE__ */ (() => {
   const light = themeDeclarations(0)
   const dark = themeDeclarations(1)
