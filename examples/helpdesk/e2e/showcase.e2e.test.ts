@@ -342,6 +342,27 @@ describe('from the keyboard', () => {
   })
 })
 
+describe('after a dialog', () => {
+  it('keeps focus in the composer after approving a request started from a suggestion', async () => {
+    const context = await newContext()
+    const page = await open(context)
+    const suggestions = page.getByRole('list', { name: 'Suggestions' })
+    if (!(await suggestions.isVisible())) {
+      await page.getByRole('button', { name: 'Assistant', exact: true }).click()
+    }
+    await suggestions.getByRole('button', { name: 'close ticket 3' }).click()
+    await dialog(page).waitFor()
+
+    await dialog(page).getByRole('button', { name: 'Approve' }).click()
+
+    await dialog(page).waitFor({ state: 'hidden' })
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Message the assistant')
+    await context.close()
+  })
+})
+
 describe('axe, on every screen, light and dark, desktop and phone', () => {
   for (const viewport of [DESKTOP, PHONE]) {
     for (const scheme of ['light', 'dark'] as const) {

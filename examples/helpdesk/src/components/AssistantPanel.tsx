@@ -102,7 +102,15 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
           <ul aria-label="Suggestions">
             {EXAMPLES.map((example) => (
               <li key={example}>
-                <button type="button" onClick={() => submit(example)}>
+                <button
+                  type="button"
+                  onClick={() => {
+                    // The suggestions go away with the first message: focus moves to the
+                    // composer first, so the dialog that may follow gives it back there.
+                    input.current?.focus()
+                    submit(example)
+                  }}
+                >
                   {example}
                 </button>
               </li>
