@@ -1,6 +1,6 @@
 'use client'
 import { useEffect, useReducer, useRef } from 'react'
-import type { ConfirmationEntry, Toolmark } from '@toolmark/core'
+import type { ApproveOptions, ConfirmationEntry, Toolmark } from '@toolmark/core'
 import {
   confirmDialogReducer,
   confirmDialogView,
@@ -13,8 +13,9 @@ import {
 import { useConfirmationsFor } from '../useConfirmations'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 
+const DIALOG = 'dialog'
 /** Approvals from the dialog's own buttons say so (a label for the log, not proof of a person). */
-const BY_DIALOG = Object.freeze({ by: 'dialog' as const })
+const BY_DIALOG: ApproveOptions = Object.freeze({ by: DIALOG })
 
 /** What {@link useConfirmDialog} returns: the view and what the person can do. */
 export interface UseConfirmDialogResult extends ConfirmDialogView {

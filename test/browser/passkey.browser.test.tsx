@@ -88,6 +88,26 @@ const dialog = () => page.getByRole('alertdialog')
 const approveButton = () => page.getByRole('button', { name: 'Delete ticket', exact: true })
 
 describe('passkey approvals in Chromium (CDP virtual authenticator)', () => {
+  it('keeps expiry and single use while the passkey prompt is open', async () => {
+    // No automatic presence: the prompt stays open until the confirmation ends it.
+    authenticator = await addAuthenticator(cdp(), { presence: false })
+    const credential = await enrolWithPresence()
+    const { tm, deleted } = setup(passkeyVerifier({ credentials: [credential] }), {
+      limits: { confirmationExpiryMs: 1_500 },
+    })
+    tm.confirmations.attachPresenter()
+    const call = tm.call('tickets.delete', { id: 5 }, { caller: 'webmcp' })
+    await expect.poll(() => tm.confirmations.list().length).toBe(1)
+    const { id } = tm.confirmations.list()[0]
+    const approving = tm.confirmations.approve(id)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    // A second answer while the prompt is open is refused.
+    expect(await tm.confirmations.approve(id)).toMatchObject({ code: 'confirmation_expired' })
+    expect(await approving).toMatchObject({ code: 'confirmation_expired' })
+    expect(await call).toMatchObject({ code: 'confirmation_expired' })
+    expect(deleted).toEqual([])
+  })
+
   it('an agent clicking Approve never deletes; the person’s verified passkey does', async () => {
     authenticator = await addAuthenticator(cdp())
     const credential = await enrol()
@@ -181,26 +201,6 @@ describe('passkey approvals in Chromium (CDP virtual authenticator)', () => {
       code: 'verification_failed',
       message: expect.stringMatching(/did not verify the user/),
     })
-    expect(deleted).toEqual([])
-  })
-
-  it('keeps expiry and single use while the passkey prompt is open', async () => {
-    // No automatic presence: the prompt stays open until the confirmation ends it.
-    authenticator = await addAuthenticator(cdp(), { presence: false })
-    const credential = await enrolWithPresence()
-    const { tm, deleted } = setup(passkeyVerifier({ credentials: [credential] }), {
-      limits: { confirmationExpiryMs: 1_500 },
-    })
-    tm.confirmations.attachPresenter()
-    const call = tm.call('tickets.delete', { id: 5 }, { caller: 'webmcp' })
-    await expect.poll(() => tm.confirmations.list().length).toBe(1)
-    const { id } = tm.confirmations.list()[0]
-    const approving = tm.confirmations.approve(id)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    // A second answer while the prompt is open is refused.
-    expect(await tm.confirmations.approve(id)).toMatchObject({ code: 'confirmation_expired' })
-    expect(await approving).toMatchObject({ code: 'confirmation_expired' })
-    expect(await call).toMatchObject({ code: 'confirmation_expired' })
     expect(deleted).toEqual([])
   })
 })

@@ -20,7 +20,7 @@ export interface PasskeyVerifierOptions {
   credentials: readonly PasskeyCredential[] | (() => readonly PasskeyCredential[])
   /** The relying party id (default: the page's host). */
   rpId?: string
-  /** How long the browser's prompt may stay open in ms (default 120 000, never past the expiry). */
+  /** How long the browser's prompt may stay open in ms (default 120 000); the confirmation's end closes it sooner. */
   timeoutMs?: number
 }
 
@@ -68,11 +68,11 @@ export function passkeyVerifier(options: PasskeyVerifierOptions): Verifier {
       typeof options.credentials === 'function' ? options.credentials() : options.credentials
     const challenge = fromBase64url(request.challenge)
     if (!challenge) throw new Error('The approval challenge is not base64url')
-    const left = Math.max(0, request.expiresAt - Date.now())
     const publicKey: PublicKeyCredentialRequestOptions = {
       challenge,
       userVerification: 'required',
-      timeout: Math.min(options.timeoutMs ?? 120_000, left),
+      // The confirmation's end (expiry, withdrawal) closes the prompt through `signal`.
+      timeout: options.timeoutMs ?? 120_000,
       allowCredentials: list.map((c) => ({ type: 'public-key', id: fromBase64url(c.id)! })),
     }
     if (options.rpId !== undefined) publicKey.rpId = options.rpId
