@@ -64,6 +64,13 @@ export interface ConfirmDialogProps extends Omit<
   renderChanges?: (changes: FieldChange[]) => ReactNode
   /** Draws the Approve and Deny controls instead of the built-in buttons; see `denyRef`. */
   renderActions?: (actions: ConfirmDialogActions) => ReactNode
+  /**
+   * Shows a Stop button in the dialog that calls this: pass your chat's `stop` (from
+   * `useToolmarkChat`), which ends the agent's turn and withdraws the confirmations it asked
+   * for. The dialog is modal, so the page's own Stop button cannot be reached while it is open.
+   * Default: no Stop button.
+   */
+  onStop?: () => void
 }
 
 /** What {@link ConfirmDialogRoot} takes: the public props, and the stylesheet to inject, if any. */
@@ -84,6 +91,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       colorScheme = 'system',
       renderChanges,
       renderActions,
+      onStop,
       onCancel,
       onClose,
       ...rest
@@ -233,6 +241,13 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
                 )}
               </>
             )}
+            {onStop ? (
+              <div data-part="stop">
+                <button type="button" data-action="stop" onClick={onStop}>
+                  {labels.stop}
+                </button>
+              </div>
+            ) : null}
           </>
         ) : null}
       </dialog>
