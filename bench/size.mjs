@@ -32,7 +32,11 @@ const ACTIVITY = [
   /@toolmark\/(react\/dist\/useAgentActivity|core\/dist\/observers\/activityStore)\.js$/,
   'the activity store',
 ]
-const FORMS = [/@toolmark\/(core\/dist\/forms|react\/dist\/rhf)\//, 'the forms code']
+// The dialog shows a file in a confirmation through the forms' file helpers: those may come along.
+const FORMS = [
+  /@toolmark\/(core\/dist\/forms\/(?!filePreviews\.js$)|react\/dist\/rhf\/)/,
+  'the forms code',
+]
 const THEME = [/@toolmark\/react\/dist\/theme\//, 'the theme']
 const WIZARD = [
   /@toolmark\/(core\/dist\/forms\/(createWizardTools|combineSteps|formSteps)|react\/dist\/rhf\/(useWizardTool|wizardRegistration))\.js$/,

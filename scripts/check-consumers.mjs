@@ -11,7 +11,8 @@
 //    entry read from the packages' `exports`, and no export is `any`;
 // 3. the Vite React app builds, and Node imports every entry at run time;
 // 4. a subpath that is not exported and `require()` fail with Node's standard errors;
-// 5. `npx ./packed/toolmark-mcp-<version>.tgz` prints its version and serves MCP over stdio
+// 5. `npx --package=./toolmark-mcp-<version>.tgz toolmark-mcp` prints its version and serves MCP
+//    over stdio (the package has two commands, toolmark-mcp and toolmark-lint, so npx is told which)
 //    (an MCP SDK client lists its pairing tool).
 import { execFileSync, spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -152,7 +153,11 @@ console.log(entries.length)
     path.join(app, 'index.html'),
     '<!doctype html><div id="root"></div><script type="module" src="/src/main.tsx"></script>\n',
   )
-  const coreEntries = entries.filter((entry) => entry.specifier.startsWith('@toolmark/core'))
+  // The entries a server uses; /forms (the DOM form adapter) and /passkey name DOM types.
+  const coreEntries = entries.filter(
+    (entry) =>
+      entry.specifier.startsWith('@toolmark/core') && !/\/(forms|passkey)$/.test(entry.specifier),
+  )
   writeFileSync(
     path.join(app, 'src/core-server.ts'),
     `${coreEntries.map((entry) => `import * as ${ident(entry)} from '${entry.specifier}'`).join('\n')}
@@ -183,7 +188,7 @@ export const entries: NotAny<unknown>[] = [${coreEntries.map(ident).join(', ')}]
       compilerOptions: { ...base, module: 'nodenext', lib: ['ES2022', 'DOM'], types: ['node'] },
       files: ['src/server.ts'],
     },
-    // @toolmark/core needs no DOM types: a server without them type-checks every core entry.
+    // A server without DOM types type-checks every core entry but /forms and /passkey.
     'nodenext, core without DOM': {
       compilerOptions: { ...base, module: 'nodenext', lib: ['ES2022'], types: ['node'] },
       files: ['src/core-server.ts'],
@@ -241,11 +246,11 @@ console.log(specifiers.length)
 
   // 5. The MCP server from its tarball.
   const mcp = local['@toolmark/mcp']
-  step('npx ./toolmark-mcp-<version>.tgz --version', () => {
+  step('npx --package=./toolmark-mcp-<version>.tgz toolmark-mcp --version', () => {
     const { version } = JSON.parse(
       readFileSync(path.join(root, 'packages/mcp/package.json'), 'utf8'),
     )
-    const out = run(npx, ['--yes', mcp, '--version'], app)
+    const out = run(npx, ['--yes', `--package=${mcp}`, 'toolmark-mcp', '--version'], app)
     if (!out.includes(version)) throw new Error(`printed ${out}`)
     // What an MCP client's config holds: the tarball by absolute path, from any directory.
     const absolute = run(
@@ -255,14 +260,14 @@ console.log(specifiers.length)
     )
     if (!absolute.includes(version)) throw new Error(`printed ${absolute}`)
   })
-  step('npx ./toolmark-mcp-<version>.tgz serves MCP over stdio', () => {
+  step('npx --package=./toolmark-mcp-<version>.tgz toolmark-mcp serves MCP over stdio', () => {
     writeFileSync(
       path.join(app, 'mcp-client.mjs'),
       `import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const transport = new StdioClientTransport({
   command: ${JSON.stringify(npx)},
-  args: ['--yes', ${JSON.stringify(mcp)}, '--allow-origin', 'http://localhost:5173', '--port', '0'],
+  args: ['--yes', ${JSON.stringify(`--package=${mcp}`)}, 'toolmark-mcp', '--allow-origin', 'http://localhost:5173', '--port', '0'],
   stderr: 'ignore',
 })
 const client = new Client({ name: 'consumer-check', version: '1.0.0' })
