@@ -39,6 +39,11 @@ const WIZARD = [
   'the wizard (steps) code',
 ]
 const LOOKUP = [/@toolmark\/core\/dist\/forms\/optionsTool\.js$/, 'the options lookup code']
+const STYLESHEET = [
+  /@toolmark\/react\/dist\/(confirm-dialog\/confirmDialogStyles|theme\/themeTokens)\.js$/,
+  'the dialog stylesheet',
+]
+
 /** Each figure: what an app imports, its goal (kB, min + gzip) and what it must not reach. */
 const SCENARIOS = [
   {
@@ -67,6 +72,13 @@ export { useFormTool } from '@toolmark/react/rhf'`,
     // Not yet: `useFormTool` reaches the wizard and lookup code whether or not a form has steps
     // or options (reported on every run, not failed; see docs/performance.md).
     pending: [WIZARD, LOOKUP],
+  },
+  {
+    id: 'unstyled-dialog',
+    label: 'provider + useTool + <UnstyledConfirmDialog>',
+    code: `export { createToolmark, ok } from '@toolmark/core'
+export { ToolProvider, useTool, UnstyledConfirmDialog } from '@toolmark/react'`,
+    forbid: [DEVTOOLS, ACTIVITY, FORMS, STYLESHEET],
   },
   {
     id: 'ai-sdk-chat',

@@ -10,6 +10,8 @@ export { useConfirmations } from './useConfirmations'
 export type { UseConfirmationsOptions, UseConfirmationsResult } from './useConfirmations'
 export { ConfirmDialog } from './confirm-dialog/ConfirmDialog'
 export type { ConfirmDialogActions, ConfirmDialogProps } from './confirm-dialog/ConfirmDialog'
+export { UnstyledConfirmDialog } from './confirm-dialog/UnstyledConfirmDialog'
+export type { UnstyledConfirmDialogProps } from './confirm-dialog/UnstyledConfirmDialog'
 export { defaultConfirmDialogLabels } from './confirm-dialog/confirmDialogLabels'
 export type {
   ConfirmDialogLabels,

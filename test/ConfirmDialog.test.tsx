@@ -3,7 +3,7 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { z } from 'zod'
 import { createToolmark, errorResult, invalid, ok } from '@toolmark/core'
 import type { ToolResult, Toolmark } from '@toolmark/core'
-import { ConfirmDialog, ToolProvider } from '@toolmark/react'
+import { ConfirmDialog, ToolProvider, UnstyledConfirmDialog } from '@toolmark/react'
 
 function registerClose(tm: Toolmark, run: () => ToolResult | Promise<ToolResult> = () => ok(true)) {
   return tm.register({
@@ -513,6 +513,34 @@ describe('ConfirmDialog', () => {
       </ToolProvider>,
     )
     expect(document.querySelector('dialog style')).toBeNull()
+  })
+
+  it('asks the same way as <UnstyledConfirmDialog>, with no stylesheet and the props passed on', async () => {
+    const tm = createToolmark()
+    const run = vi.fn(() => ok(true))
+    registerClose(tm, run)
+    const ref = createRef<HTMLDialogElement>()
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <UnstyledConfirmDialog ref={ref} className="my-dialog" labels={{ approve: 'Allow' }} />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    const asked = await act(() => tm.call('tickets.close', { id: 7 }, { caller: 'inapp' }))
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Close ticket' })
+    expect(dialog).toBe(ref.current)
+    expect(dialog).toHaveClass('my-dialog')
+    expect(dialog).toHaveAttribute('data-toolmark-confirm')
+    expect(document.querySelector('dialog style')).toBeNull()
+    expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+    await act(async () => {
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Allow' }))
+    })
+    expect(asked.status).toBe('needs_confirmation')
+    expect(run).toHaveBeenCalledTimes(1)
   })
 
   it('draws custom changes and actions through render props', async () => {

@@ -109,10 +109,17 @@ function TicketForm({ onSubmit }: { onSubmit: (values: z.output<typeof schema>) 
   )
 }
 
-function Chat({ transport }: { transport: DefaultChatTransport<UIMessage> }) {
+function Chat({
+  transport,
+  dialogWithStop = false,
+}: {
+  transport: DefaultChatTransport<UIMessage>
+  dialogWithStop?: boolean
+}) {
   const { messages, sendMessage, status, stop } = useToolmarkChat({ transport })
   return (
     <section aria-label="Chat">
+      {dialogWithStop && <ConfirmDialog onStop={() => void stop()} />}
       <button onClick={() => void sendMessage({ text: 'File a ticket about the printer' })}>
         Send
       </button>
@@ -137,7 +144,7 @@ function Chat({ transport }: { transport: DefaultChatTransport<UIMessage> }) {
   )
 }
 
-function setup(options: { steps: Step[]; tm?: ToolmarkOptions; dialog?: boolean }) {
+function setup(options: { steps: Step[]; tm?: ToolmarkOptions; dialog?: boolean | 'with-stop' }) {
   const tm: Toolmark = createToolmark({ dev: true, ...options.tm })
   const calls: CallEvent[] = []
   tm.events.on('call', (event) => calls.push(event))
@@ -148,8 +155,8 @@ function setup(options: { steps: Step[]; tm?: ToolmarkOptions; dialog?: boolean 
     <StrictMode>
       <ToolProvider toolmark={tm}>
         <TicketForm onSubmit={(values) => (saved.push(values), { id: 'T-1' })} />
-        <Chat transport={server.transport} />
-        {options.dialog !== false && <ConfirmDialog />}
+        <Chat transport={server.transport} dialogWithStop={options.dialog === 'with-stop'} />
+        {options.dialog !== false && options.dialog !== 'with-stop' && <ConfirmDialog />}
       </ToolProvider>
     </StrictMode>,
   )
@@ -297,6 +304,33 @@ describe('@toolmark/react/ai-sdk', () => {
     expect(model.doStreamCalls).toHaveLength(1)
     expect(saved).toEqual([])
   })
+
+  it(
+    'Stop inside the confirmation dialog ends the turn and withdraws its confirmations',
+    { timeout: 20_000 },
+    async () => {
+      const { saved, model, user, tm } = setup({
+        steps: [[{ toolName: 'ticket__submit', input: {} }], 'Should not be asked.'],
+        dialog: 'with-stop',
+      })
+      await user.click(screen.getByRole('button', { name: 'Send' }))
+      const dialog = await screen.findByRole('alertdialog')
+      expect(tm.confirmations.list()).toHaveLength(1)
+
+      await user.click(within(dialog).getByRole('button', { name: 'Stop assistant' }))
+
+      await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+      expect(tm.confirmations.list()).toEqual([])
+      await waitFor(() =>
+        expect(screen.getByTestId('tool-call_1_0')).toHaveTextContent(
+          'tool-ticket__submit output-available',
+        ),
+      )
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(model.doStreamCalls).toHaveLength(1)
+      expect(saved).toEqual([])
+    },
+  )
 
   it('does not go on by itself after Stop, even when a call finishes after the chat stopped', async () => {
     const tm = createToolmark({ dev: true })

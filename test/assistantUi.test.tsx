@@ -156,7 +156,7 @@ describe('@toolmark/react/assistant-ui', () => {
     expect(Object.keys(tools).sort()).toEqual(['ticket__fill', 'ticket__state', 'ticket__submit'])
     expect(tools.ticket__submit.type).toBe('frontend')
     expect(tools.ticket__submit.description).toMatch(
-      /^The new-ticket form\. .* The user must approve each call\.$/,
+      /^<page-supplied>The new-ticket form\. .*<\/page-supplied> The user must approve each call\.$/,
     )
     expect(tools.ticket__fill.parameters).toMatchObject({ type: 'object' })
 

@@ -11,6 +11,7 @@ describe('@toolmark/react', () => {
       'ConfirmDialog',
       'ToolProvider',
       'ToolScope',
+      'UnstyledConfirmDialog',
       'defaultConfirmDialogLabels',
       'useAgentActivity',
       'useConfirmations',

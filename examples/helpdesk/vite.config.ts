@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
@@ -7,6 +8,13 @@ import { readAssistantConfig } from './server/assistant.ts'
 import { helpdeskApi } from './server/plugin.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
+const dataDir = process.env.HELPDESK_DATA_DIR || path.join(here, 'data')
+// Each `npm start` begins from the demo data set, so the suggestions on screen ("close ticket
+// 3") always work. HELPDESK_KEEP_DATA=1 keeps the last run's tickets; an explicit
+// HELPDESK_DATA_DIR is never wiped.
+if (!process.env.HELPDESK_DATA_DIR && process.env.HELPDESK_KEEP_DATA !== '1') {
+  rmSync(dataDir, { recursive: true, force: true })
+}
 
 // `npm start` serves http://localhost:5173. Environment: PORT, HELPDESK_DATA_DIR (the database
 // directory), OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL (a model for the assistant, used
@@ -16,7 +24,7 @@ export default defineConfig({
   plugins: [
     react(),
     helpdeskApi({
-      dataDir: process.env.HELPDESK_DATA_DIR || path.join(here, 'data'),
+      dataDir,
       assistant: readAssistantConfig(process.env),
     }),
   ],

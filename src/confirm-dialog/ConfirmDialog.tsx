@@ -1,67 +1,9 @@
 'use client'
-import {
-  forwardRef,
-  useCallback,
-  useId,
-  useRef,
-  type ComponentPropsWithoutRef,
-  type ReactNode,
-  type RefCallback,
-  type SyntheticEvent,
-} from 'react'
-import type { FieldChange, Toolmark } from '@toolmark/core'
-import { useResolvedToolmark } from '../ToolmarkContext'
-import { resolveLabels, type ConfirmDialogLabelsInput } from './confirmDialogLabels'
-import { ROOT_ATTRIBUTE, confirmDialogCss } from './confirmDialogStyles'
-import { ConfirmDialogBulkButtons, ConfirmDialogButtons } from './ConfirmDialogButtons'
-import { ConfirmDialogDetails } from './ConfirmDialogDetails'
-import { ConfirmDialogOutcome } from './ConfirmDialogOutcome'
-import { ConfirmDialogQueue } from './ConfirmDialogQueue'
-import { isExpiredOutcome } from './confirmDialogState'
-import { useAppColorScheme } from '../theme/useAppColorScheme'
-import { useComposedRef } from './useComposedRef'
-import { useConfirmDialog } from './useConfirmDialog'
-import { useModalDialog } from './useModalDialog'
-import { AgentText } from './AgentText'
+import { forwardRef } from 'react'
+import { ConfirmDialogRoot, type ConfirmDialogProps } from './ConfirmDialogRoot'
+import { confirmDialogCss } from './confirmDialogStyles'
 
-/** What `renderActions` receives to draw its own Approve and Deny controls. */
-export interface ConfirmDialogActions {
-  approve(): void
-  deny(): void
-  /**
-   * Put it on the deny control (`<Button ref={denyRef}>`): focus starts there whenever a request
-   * comes on screen, as with the built-in buttons.
-   */
-  denyRef: RefCallback<HTMLElement>
-  /** True while an approved tool runs: disable the buttons and show progress. */
-  pending: boolean
-  /** True when the request can no longer be approved. */
-  expired: boolean
-  /** True when the request on screen is destructive: style approve as a danger action. */
-  destructive: boolean
-}
-
-/** Props of {@link ConfirmDialog}; other props go to the root `<dialog>`, and so does `ref`. */
-export interface ConfirmDialogProps extends Omit<
-  ComponentPropsWithoutRef<'dialog'>,
-  'children' | 'open'
-> {
-  /** The registry to use instead of the nearest `<ToolProvider>`'s. */
-  toolmark?: Toolmark
-  /** Overrides any of the visible strings (localization). */
-  labels?: ConfirmDialogLabelsInput
-  /** Leaves out the built-in stylesheet; the markup keeps its `data-part` attributes to style. */
-  unstyled?: boolean
-  /**
-   * `'system'` (default) follows the app: the `color-scheme` it declares around the dialog (or in
-   * `<meta name="color-scheme">`), else `prefers-color-scheme`. `'light'` or `'dark'` force one.
-   */
-  colorScheme?: 'system' | 'light' | 'dark'
-  /** Draws the changes instead of the built-in table. */
-  renderChanges?: (changes: FieldChange[]) => ReactNode
-  /** Draws the Approve and Deny controls instead of the built-in buttons; see `denyRef`. */
-  renderActions?: (actions: ConfirmDialogActions) => ReactNode
-}
+export type { ConfirmDialogActions, ConfirmDialogProps } from './ConfirmDialogRoot'
 
 /**
  * Asks a person to approve or deny what agents want to do. It shows the registry's pending
@@ -75,7 +17,7 @@ export interface ConfirmDialogProps extends Omit<
  *
  * Theme it with the `--toolmark-dialog-*` CSS variables (`bg`, `fg`, `muted`, `border`,
  * `surface`, `accent`, `accent-fg`, `danger`, `danger-fg`, `focus`, `radius`, `font`), or pass
- * `unstyled`.
+ * `unstyled` (or use `<UnstyledConfirmDialog>`, which also leaves the stylesheet out of the bundle).
  *
  * @example
  * ```tsx
@@ -86,166 +28,13 @@ export interface ConfirmDialogProps extends Omit<
  * ```
  */
 export const ConfirmDialog = forwardRef<HTMLDialogElement, ConfirmDialogProps>(
-  function ConfirmDialog(
-    {
-      toolmark,
-      labels: labelsInput,
-      unstyled = false,
-      colorScheme = 'system',
-      renderChanges,
-      renderActions,
-      onCancel,
-      onClose,
-      ...rest
-    },
-    forwardedRef,
-  ) {
-    const tm = useResolvedToolmark(toolmark, '<ConfirmDialog>')
-    const dialog = useConfirmDialog(tm)
-    const { entry, current, outcomes, answering } = dialog
-    const labels = resolveLabels(labelsInput)
-    const titleId = useId()
-    const descriptionId = useId()
-
-    const deny = useRef<HTMLElement | null>(null)
-    const denyRef = useCallback((node: HTMLElement | null) => {
-      deny.current = node
-    }, [])
-    const close = useRef<HTMLButtonElement | null>(null)
-    const modal = useModalDialog({
-      open: entry !== undefined,
-      view: dialog.key,
-      reopen: dialog.reopened,
-      initialFocus: () =>
-        outcomes.length > 0
-          ? close.current
-          : answering
-            ? null
-            : (deny.current ??
-              modal.ref.current?.querySelector<HTMLElement>('[autofocus]') ??
-              null),
-    })
-    const ref = useComposedRef(modal.ref, forwardedRef)
-    const appScheme = useAppColorScheme(modal.ref, colorScheme === 'system' && entry !== undefined)
-
-    const handleCancel = (event: SyntheticEvent<HTMLDialogElement>) => {
-      onCancel?.(event)
-      // A cancel the browser will not let us stop ends in `close`, which denies there: deny once.
-      if (event.defaultPrevented || !event.cancelable) return
-      // Escape means "no": deny, and keep the dialog for whatever comes next.
-      event.preventDefault()
-      dialog.deny()
-    }
-
-    const handleClose = (event: SyntheticEvent<HTMLDialogElement>) => {
-      onClose?.(event)
-      const element = modal.ref.current
-      // The browser closed the dialog itself (a close request it would not let us cancel): treat
-      // it as a denial and open again for whatever is still pending. Nothing is approved here.
-      if (element && !element.open && entry !== undefined) dialog.closedByBrowser()
-    }
-
-    const showQueue = dialog.queue.length > 1 && dialog.asking
-    const who = entry ? (labels.callers[entry.caller] ?? entry.caller) : ''
-    const destructive = entry?.hints.destructive === true
-
+  function ConfirmDialog({ unstyled = false, ...props }, ref) {
     return (
-      <dialog
-        {...rest}
-        {...{ [ROOT_ATTRIBUTE]: '' }}
-        data-color-scheme={colorScheme}
-        data-app-color-scheme={colorScheme === 'system' ? appScheme : undefined}
-        data-tone={destructive ? 'danger' : undefined}
+      <ConfirmDialogRoot
+        {...props}
         ref={ref}
-        role="alertdialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={descriptionId}
-        aria-busy={answering || undefined}
-        tabIndex={-1}
-        onCancel={handleCancel}
-        onClose={handleClose}
-      >
-        {unstyled ? null : <style>{confirmDialogCss}</style>}
-        {entry ? (
-          <>
-            <div data-part="meta">
-              <p data-part="caller">{labels.requestedBy(who)}</p>
-              {showQueue ? (
-                <ConfirmDialogQueue
-                  index={dialog.index}
-                  total={dialog.queue.length}
-                  labels={labels}
-                  onSelect={(index) => {
-                    modal.keepFocus()
-                    dialog.select(index)
-                  }}
-                />
-              ) : null}
-            </div>
-            <h2 id={titleId} data-part="title">
-              <AgentText text={entry.title ?? entry.tool} />
-            </h2>
-            <p id={descriptionId} data-part="summary">
-              <AgentText text={entry.summary} />
-            </p>
-            {entry.verify ? <p data-part="verify">{labels.verify}</p> : null}
-            <ConfirmDialogDetails entry={entry} labels={labels} renderChanges={renderChanges} />
-            {outcomes.length > 0 ? (
-              <div data-part="outcome" role="alert">
-                {outcomes.map((outcome) => (
-                  <ConfirmDialogOutcome
-                    key={outcome.entry.id}
-                    outcome={outcome}
-                    labels={labels}
-                    named={outcomes.length > 1}
-                  />
-                ))}
-              </div>
-            ) : dialog.asking && current ? (
-              <p data-part="timer">
-                {labels.timeLeft(Math.max(0, Math.ceil((current.expiresAt - dialog.now) / 1000)))}
-              </p>
-            ) : null}
-            {outcomes.length > 0 ? (
-              <div data-part="actions">
-                <button ref={close} type="button" onClick={dialog.dismiss}>
-                  {labels.close}
-                </button>
-              </div>
-            ) : (
-              <>
-                {showQueue ? (
-                  <ConfirmDialogBulkButtons
-                    approveAll={dialog.approveAll}
-                    denyAll={dialog.denyAll}
-                    labels={labels}
-                  />
-                ) : null}
-                {renderActions ? (
-                  renderActions({
-                    approve: dialog.approve,
-                    deny: dialog.deny,
-                    denyRef,
-                    pending: answering,
-                    expired: outcomes.some(isExpiredOutcome),
-                    destructive,
-                  })
-                ) : (
-                  <ConfirmDialogButtons
-                    approve={dialog.approve}
-                    deny={dialog.deny}
-                    pending={answering}
-                    denyRef={denyRef}
-                    labels={labels}
-                    destructive={destructive ? entry : undefined}
-                  />
-                )}
-              </>
-            )}
-          </>
-        ) : null}
-      </dialog>
+        stylesheet={unstyled ? undefined : confirmDialogCss}
+      />
     )
   },
 )

@@ -57,6 +57,8 @@ export interface ConfirmDialogLabels {
   verify: string
   /** Heading when the passkey was declined or did not match: nothing ran, the request waits. */
   notVerified: string
+  /** The Stop button, shown when the dialog has `onStop`. */
+  stop: string
 }
 
 /** Labels accepted by `<ConfirmDialog labels>`: any subset, callers included. */
@@ -113,6 +115,7 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   verify:
     'Approving asks for your passkey (fingerprint, face or PIN). If you cancel it, nothing is done and the request stays here.',
   notVerified: 'Your passkey did not confirm this request. Nothing was done; it is still waiting.',
+  stop: 'Stop assistant',
 })
 
 /** Merges a partial override over the defaults. */

@@ -5,16 +5,11 @@
  */
 
 import { themeDeclarations } from '../theme/themeTokens'
-
-/** The attribute every `<ConfirmDialog>` root carries; the styles are scoped under it. */
-export const ROOT_ATTRIBUTE = 'data-toolmark-confirm'
+import { ROOT_ATTRIBUTE } from './rootAttribute'
 
 const root = `[${ROOT_ATTRIBUTE}]`
 
-/**
- * The stylesheet injected by `<ConfirmDialog>` unless `unstyled`. Built in a function marked pure,
- * so a bundle that needs only `ROOT_ATTRIBUTE` (the devtools) leaves it out.
- */
+/** The stylesheet injected by `<ConfirmDialog>` unless `unstyled`. */
 export const confirmDialogCss = /* @__PURE__ */ (() => {
   const light = themeDeclarations(0)
   const dark = themeDeclarations(1)
@@ -52,6 +47,7 @@ ${root} [data-part=outcome] ul{margin-block-end:0;padding-inline-start:1.25rem}
 ${root} [data-part=outcome-title]{font-weight:600}
 ${root} [data-part=bulk],${root} [data-part=actions]{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.5rem}
 ${root} [data-part=bulk]{margin-block-end:.5rem}
+${root} [data-part=stop]{display:flex;justify-content:flex-start;margin-block-start:.75rem;padding-block-start:.75rem;border-block-start:1px solid var(--_border)}
 ${root} button{font:inherit;font-weight:500;min-block-size:2.25rem;padding-block:.4375rem;padding-inline:1rem;border:1px solid var(--_border);border-radius:8px;background:var(--_bg);color:var(--_fg);cursor:pointer}
 ${root} [data-part=nav] button,${root} button[data-part=more]{min-block-size:1.75rem;padding-block:.125rem;padding-inline:.625rem}
 ${root} button[data-part=more]{font-size:.8125rem;white-space:normal}

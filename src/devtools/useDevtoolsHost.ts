@@ -1,6 +1,6 @@
 'use client'
 import { useEffect, useState, type RefObject } from 'react'
-import { ROOT_ATTRIBUTE } from '../confirm-dialog/confirmDialogStyles'
+import { ROOT_ATTRIBUTE } from '../confirm-dialog/rootAttribute'
 
 const isModal = (dialog: HTMLDialogElement) => {
   try {

@@ -117,6 +117,17 @@ export function createRhfAdapter(
       // Agent writes are dirty like a person's (the app's "unsaved" state shows them); core
       // tells them apart by remembering what the agent wrote.
       for (const [path, value] of values) form.setValue(path, value, { shouldDirty: true })
+      // react-hook-form keeps a file input's FileList in its state and empties the input: show
+      // the files in the input too, so a person sees what the agent attached.
+      if (typeof FileList !== 'undefined') {
+        const fields: FormField[] = []
+        for (const [path, value] of values) {
+          if (!(value instanceof FileList)) continue
+          if (fields.length === 0) collectFields(form.control._fields, fields)
+          const element = fields.find((f) => f.path === path)?.element
+          if (isFileInput(element)) element.files = value
+        }
+      }
       const { _formState: state, _options: formOptions } = form.control
       const paths = [...values.keys()]
       const shown = errorIssues(state.errors).map((i) => i.path)

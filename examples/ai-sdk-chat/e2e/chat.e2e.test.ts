@@ -108,6 +108,46 @@ describe('the AI SDK chat example, started with npm run start:ai-sdk', () => {
     await page.close()
   })
 
+  it('on a phone: fits the screen, says what it is, offers suggestions, and Stop works from the dialog', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } })
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    await page.goto(app.url)
+    await page.getByRole('form', { name: 'New ticket' }).waitFor()
+
+    await expect
+      .poll(() => page.getByTestId('model-note').textContent())
+      .toContain('a scripted model answers')
+    expect(await page.locator('header').textContent()).toContain('Toolmark')
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth)
+    expect(await width()).toBeLessThanOrEqual(390)
+    const assistant = await page.getByRole('region', { name: 'Assistant' }).boundingBox()
+    expect(assistant!.x).toBeGreaterThanOrEqual(0)
+    expect(assistant!.x + assistant!.width).toBeLessThanOrEqual(390)
+    await page.getByRole('button', { name: /^Toolmark devtools/ }).waitFor()
+
+    await page
+      .getByRole('list', { name: 'Suggestions' })
+      .getByRole('button', { name: 'File a ticket: the printer on floor 3 keeps jamming' })
+      .click()
+    const dialog = page.getByRole('alertdialog')
+    await dialog.waitFor()
+    expect(await width()).toBeLessThanOrEqual(390)
+    await dialog.getByRole('button', { name: 'Stop assistant' }).click()
+
+    await dialog.waitFor({ state: 'hidden' })
+    await expect
+      .poll(() => conversation(page).locator('.tool-line').allTextContents())
+      .toEqual(['ticket.fill ok', 'ticket.submit cancelled'])
+    expect(await page.getByText('No tickets yet.').isVisible()).toBe(true)
+    expect(await page.getByRole('button', { name: 'Send' }).isVisible()).toBe(true)
+    expect(errors).toEqual([])
+    await page.close()
+  })
+
   it('answers a hostile tool list with a typed 400, and keeps serving', async () => {
     const post = (body: string) =>
       fetch(`${app.url}/api/chat`, {

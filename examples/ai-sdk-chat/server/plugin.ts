@@ -33,15 +33,28 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
 type ChatRoute = typeof import('./chatRoute.ts')
 
 /**
- * Serves `POST /api/chat` (and `GET /api/health`) from the Vite dev server: one process. The
+ * Serves `POST /api/chat` (and `GET /api/health`, `GET /api/model`) from the Vite dev server: one process. The
  * route module is loaded through Vite, so `@toolmark/*` imports resolve to the sources.
  */
-export function chatApi({ model, label }: { model: LanguageModel; label: string }): Plugin {
+export function chatApi({
+  model,
+  label,
+  scripted,
+}: {
+  model: LanguageModel
+  label: string
+  scripted: boolean
+}): Plugin {
   return {
     name: 'ai-sdk-chat-api',
     configureServer(server) {
       console.log(`  ai-sdk-chat: answering with ${label}`)
       server.middlewares.use('/api/health', (_req, res) => res.end('ok'))
+      // Which model answers, for the page's introduction (never the key or the endpoint).
+      server.middlewares.use('/api/model', (_req, res) => {
+        res.setHeader('content-type', 'application/json')
+        res.end(JSON.stringify({ scripted, name: scripted ? 'a scripted model' : 'your model' }))
+      })
       server.middlewares.use('/api/chat', (req, res) => {
         if (req.method !== 'POST') {
           res.statusCode = 405

@@ -1,12 +1,19 @@
-import { useState } from 'react'
+import { useRef, useState } from 'react'
 import type { FormEvent } from 'react'
 import { DefaultChatTransport } from 'ai'
 import type { UIMessage } from 'ai'
+import { ConfirmDialog } from '@toolmark/react'
 import { useToolmarkChat } from '@toolmark/react/ai-sdk'
 
 const transport = new DefaultChatTransport<UIMessage>({ api: '/api/chat' })
 
 type Part = UIMessage['parts'][number]
+
+/** What a newcomer can ask first. */
+const SUGGESTIONS = [
+  'File a ticket: the printer on floor 3 keeps jamming',
+  'The VPN is down for the whole office, urgent',
+]
 
 /** A tool call as a person reads it: which tool, and where it stands. */
 function ToolLine({ part }: { part: Extract<Part, { toolCallId: string }> }) {
@@ -42,10 +49,33 @@ export function ChatPanel() {
     void sendMessage({ text })
     setText('')
   }
+  const composer = useRef<HTMLInputElement | null>(null)
 
   return (
     <section className="card chat" aria-label="Assistant">
       <h2>Assistant</h2>
+      {messages.length === 0 ? (
+        <div className="suggestions">
+          <p className="muted">Try one of these, or write your own:</p>
+          <ul aria-label="Suggestions">
+            {SUGGESTIONS.map((suggestion) => (
+              <li key={suggestion}>
+                <button
+                  type="button"
+                  className="suggestion"
+                  onClick={() => {
+                    // The chip goes away with the first message: focus stays in the composer.
+                    composer.current?.focus()
+                    void sendMessage({ text: suggestion })
+                  }}
+                >
+                  {suggestion}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <ol className="messages" aria-label="Conversation">
         {messages.map((message) => (
           <li key={message.id} className={`message message--${message.role}`}>
@@ -62,6 +92,7 @@ export function ChatPanel() {
       {error && <p role="alert">The assistant failed: {error.message}</p>}
       <form className="composer" onSubmit={onSubmit}>
         <input
+          ref={composer}
           aria-label="Message"
           placeholder="File a ticket about…"
           value={text}
@@ -75,6 +106,8 @@ export function ChatPanel() {
           <button type="submit">Send</button>
         )}
       </form>
+      {/* Here, so the dialog's Stop reaches this chat: the modal dialog blocks the one above. */}
+      <ConfirmDialog onStop={() => void stop()} />
     </section>
   )
 }

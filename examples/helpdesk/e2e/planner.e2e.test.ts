@@ -82,6 +82,19 @@ describe('the scripted planner', () => {
     ['urgent tickets', [['tickets.search {"query":"","view":"active"}']]],
     ['which tickets are urgent?', [['tickets.search {"query":"","view":"active"}']]],
     ['list high priority tickets', [['tickets.search {"query":"","view":"active"}']]],
+    [
+      'Printer on floor 2 is broken',
+      [['ticket.fill {"values":{"title":"Printer on floor 2 is broken"}}', 'ticket.submit {}']],
+    ],
+    [
+      "the projector in room 4 doesn't turn on",
+      [
+        [
+          'ticket.fill {"values":{"title":"The projector in room 4 doesn\'t turn on"}}',
+          'ticket.submit {}',
+        ],
+      ],
+    ],
   ])('plans “%s”', (request, expected) => {
     expect(rounds(plan(request, NEW_TICKET_PAGE))).toEqual(expected)
   })

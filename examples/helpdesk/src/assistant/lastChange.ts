@@ -5,6 +5,8 @@ interface Change {
   callId: string
   tool: string
   title?: string
+  /** Taken back already, from somewhere else (the activity log, the devtools). */
+  undone?: boolean
 }
 
 /** What undoing the assistant's last change came to, in words. */
@@ -44,13 +46,23 @@ export function createLastChange(tm: Toolmark): LastChange {
   const offConfirm = tm.events.on('confirm', ({ type, entry }) => {
     if (type === 'rejected' || type === 'expired') forget(entry.callId)
   })
+  const offUndo = tm.events.on('undo', ({ callId, result }) => {
+    const change = changes.find((c) => c.callId === callId)
+    if (change && result.status === 'ok') change.undone = true
+  })
 
   return {
     async undo() {
       const last = changes.at(-1)
       if (!last) return { text: 'There is nothing of mine to undo.' }
-      const result = await tm.undo(last.callId)
       const what = last.title ? `“${last.title}”` : last.tool
+      if (last.undone) {
+        forget(last.callId)
+        return {
+          text: `My last change (${what}) was already undone, from the activity log or the devtools: nothing left to take back.`,
+        }
+      }
+      const result = await tm.undo(last.callId)
       if (result.status === 'ok') {
         forget(last.callId)
         return { text: `Undone: ${what}.`, result }
@@ -67,6 +79,7 @@ export function createLastChange(tm: Toolmark): LastChange {
     dispose() {
       offResult()
       offConfirm()
+      offUndo()
     },
   }
 }

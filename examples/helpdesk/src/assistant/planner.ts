@@ -91,6 +91,13 @@ export function normalize(request: string): string {
 const SEARCH =
   /^(?:search|find|look\s+(?:for|up))\s+(?:for\s+)?(?:(?:all\s+)?tickets?\s+(?:about|with|for|from|mentioning)\s+)?(.+?)(?:\s+tickets?)?$/i
 
+/**
+ * A problem told in plain words ("Printer on floor 2 is broken", "the VPN keeps dropping"):
+ * what people type when they want a ticket, without saying "new ticket".
+ */
+const PROBLEM =
+  /\b(?:broken|not\s+working|(?:does|do|is|are|wo|ca)n['’]?t\s+\w+|(?:can|could)\s*not\s+\w+|down|offline|jam(?:s|med|ming)?|stuck|crash(?:es|ed|ing)?|fail(?:s|ed|ing)?|errors?|leak(?:s|ed|ing)?|dead|drops?|dropping|no\s+signal|flicker(?:s|ing)?|overheat(?:s|ing)?)\b/i
+
 const ids = (list: string) => [...list.matchAll(/\d{1,9}/g)].map((m) => Number(m[0]))
 
 const PATTERNS: [RegExp, (match: RegExpExecArray, context: PlanContext) => Plan][] = [
@@ -158,6 +165,10 @@ export function plan(request: string, context: PlanContext = { tools: [] }): Pla
   if (searched) return search(searched[1])
   if (/^(?:help|\?|what\s+can\s+you\s+do|how\s+does\s+this\s+work)/i.test(text)) {
     return { kind: 'reply', text: HELP }
+  }
+  // Not a command about an existing ticket: a problem described is a new ticket about it.
+  if (PROBLEM.test(text) && !/^(?:close|resolve|delete|remove|open|show)\b/i.test(text)) {
+    return newTicket(text, context)
   }
   if (/^(?:close|resolve|delete|remove|open|show)\b/i.test(text)) {
     return {

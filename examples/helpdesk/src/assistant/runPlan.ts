@@ -55,9 +55,22 @@ export async function runPlan(planned: Plan, run: PlanRun): Promise<void> {
     const tickets = planned.only
       ? found.filter((ticket) => ticket.priority === planned.only!.priority)
       : found
-    const kind = planned.only ? `${planned.only.priority} priority ` : ''
-    const count = `${tickets.length} ${kind}ticket${tickets.length === 1 ? '' : 's'}`
-    return run.say(tickets.length === 0 ? `No ${kind}tickets match.` : `Found ${count}:`, tickets)
+    const plural = (n: number) => `${n} ticket${n === 1 ? '' : 's'}`
+    if (!planned.only) {
+      return run.say(
+        tickets.length === 0 ? 'No tickets match.' : `Found ${plural(tickets.length)}:`,
+        tickets,
+      )
+    }
+    // The step listed every active ticket: the answer says so, then how many are of that kind.
+    const priority = `${planned.only.priority} priority`
+    const among = `Found ${plural(found.length)}`
+    return run.say(
+      tickets.length === 0
+        ? `${among}; none is ${priority}.`
+        : `${among}; ${tickets.length === 1 ? '1 is' : `${tickets.length} are`} ${priority}:`,
+      tickets,
+    )
   }
   // Several calls of one tool ("close tickets 3 and 4"): say each; else the last one says it.
   const final = planned.turns.at(-1)!

@@ -278,6 +278,8 @@ export function jsonSchemaCheck(
    */
   const resolve = (ref: string): unknown => {
     if (refs.has(ref)) return refs.get(ref)
+    // Past the cache, every visit walks its pointer again: charged by its length.
+    charge(Math.ceil(ref.length / 32))
     let target: unknown
     const segments = ref.startsWith('#/') && ref.length <= 1_000 ? ref.slice(2).split('/') : []
     const allowed =
@@ -503,7 +505,9 @@ export function jsonSchemaCheck(
       for (const key of required) {
         charge(1)
         if (typeof key === 'string' && (!hasOwn(value, key) || value[key] === undefined)) {
-          add(out, { path: joinPath(path, key), message: 'Required' })
+          // A full list is charged the same, without building an issue it cannot keep.
+          if (out.length >= maxIssues) charge(1)
+          else add(out, { path: joinPath(path, key), message: 'Required' })
         }
       }
     }

@@ -279,6 +279,28 @@ describe('otel()', () => {
     expect(t.openSpans()).toEqual([])
   })
 
+  it('ends the span of a deferred confirmation that expires', async () => {
+    const t = telemetry()
+    const tm = createTestToolmark({ limits: { confirmationExpiryMs: 30 } })
+    tm.use(otel({ tracer: t.tracer }))
+    tm.register({
+      name: 'close',
+      description: 'Closes',
+      hints: { consequential: true },
+      summary: () => 'Close it',
+      run: () => ok('closed'),
+    })
+    const asked = await tm.call('close', {}, { caller: 'inapp' })
+    expect(asked.status).toBe('needs_confirmation')
+    expect(t.openSpans()).toHaveLength(1)
+    await sleep(80)
+    expect(tm.confirmations.list()).toEqual([])
+    expect(t.span('toolmark.confirmation close').attributes['toolmark.confirmation']).toBe(
+      'expired',
+    )
+    expect(t.openSpans()).toEqual([])
+  })
+
   it('ends the span when an inline confirmation expires', async () => {
     const t = telemetry()
     const tm = createTestToolmark({ answer: 'ignore', limits: { confirmationExpiryMs: 30 } })
