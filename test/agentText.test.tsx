@@ -1,5 +1,6 @@
 import { StrictMode } from 'react'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { vi } from 'vitest'
 import { z } from 'zod'
 import { createToolmark, ok } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
@@ -28,6 +29,9 @@ const input = {
   iban: `DE89 3704 ${RLO}0044 0532 0130 00`,
   email: `billing@exa${ZWSP}mple.com${LRI}moc.live`,
 }
+
+// Role queries over a whole dialog take seconds in jsdom on a loaded machine.
+vi.setConfig({ testTimeout: 15_000 })
 
 describe('agent text in the dialog and the devtools', () => {
   it('shows bidirectional and invisible characters as marks, in isolated runs', async () => {

@@ -31,7 +31,10 @@ function emittedCodes(): Map<string, { kind: Kind; files: Set<string> }> {
       const source = readFileSync(file, 'utf8')
       for (const m of source.matchAll(/\brefuse\(\s*'([a-z_]+)'/g)) add(m[1], 'refused', file)
       for (const m of source.matchAll(/\bcancelled\(\s*'([a-z_]+)'/g)) add(m[1], 'cancelled', file)
-      for (const m of source.matchAll(/\bby:\s*'([a-z_]+)'/g)) add(m[1], 'cancelled', file)
+      // A literal cancelled result; other `by` keys (who approved a confirmation) are not codes.
+      for (const m of source.matchAll(/status:\s*'cancelled',\s*by:\s*'([a-z_]+)'/g)) {
+        add(m[1], 'cancelled', file)
+      }
       for (const m of source.matchAll(/\bcode:\s*'([a-z_]+)'/g)) add(m[1], 'code', file)
       for (const m of source.matchAll(/\b(?:misconfigured|toolError)\(\s*'([a-z_]+)'/g)) {
         add(m[1], 'code', file)
