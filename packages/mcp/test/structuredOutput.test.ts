@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createToolmark, ok, refuse } from '@toolmark/core'
+import { createScriptedAgent } from '@toolmark/core/testing'
 import { servePage } from './pagePair'
 
 function tickets() {
@@ -102,6 +103,23 @@ describe('MCP structured output', () => {
     expect(count.structuredContent).toEqual({ status: 'ok', data: 3 })
     const ping = await client.callTool({ name: 'tickets__ping', arguments: {} })
     expect(ping.structuredContent).toEqual({ status: 'ok', data: { pong: true } })
+    await close()
+  })
+
+  it("the testing kit's MCP surface reads the whole result from the text when structuredContent is data", async () => {
+    const { tm } = tickets()
+    const { client, close } = await servePage(tm)
+    const agent = createScriptedAgent({ mcp: client })
+    const report = await agent.run([
+      () => [
+        { tool: 'tickets.get', input: { id: 'T-1' } },
+        { tool: 'tickets.get', input: { id: 'none' } },
+      ],
+    ])
+    expect(report.records.map((record) => record.result)).toEqual([
+      { status: 'ok', data: { id: 'T-1', title: 'Printer jams', open: true } },
+      { status: 'refused', code: 'not_found', message: 'No such ticket' },
+    ])
     await close()
   })
 })

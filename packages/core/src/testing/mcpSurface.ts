@@ -36,6 +36,15 @@ const textOf = (content: unknown): string =>
         .join('\n')
     : ''
 
+/** The `ToolResult` a text block holds after its `[…] ` markers, if it holds one. */
+function resultOfText(text: string) {
+  try {
+    return asToolResult(JSON.parse(text.replace(/^(\[[^\]\n]*\] )+/, '')))
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * A desktop agent's view: the MCP client's `tools/list` (names, descriptions, input schemas),
  * calls through `tools/call`. The model reads the result's text content; the outcome comes from
@@ -69,7 +78,9 @@ export function mcpSurface(client: McpToolClient): AgentSurface {
         return errorAnswer(error instanceof Error ? error.message : String(error))
       }
       const text = textOf(reply.content)
-      const result = asToolResult(reply.structuredContent)
+      // A tool listed with an outputSchema sends its data as structuredContent (or none when it
+      // failed): the whole result is then the JSON of the text, after its markers.
+      const result = asToolResult(reply.structuredContent) ?? resultOfText(text)
       return result ? { text, result } : errorAnswer(text)
     },
   }

@@ -8,14 +8,31 @@ export interface WebMCPToolSource {
   listTools(): readonly WebMCPTool[] | Promise<readonly WebMCPTool[]>
 }
 
-/** What a browser agent's model is given of one tool: everything but `execute`. */
-const listed = ({ name, title, description, inputSchema, annotations }: WebMCPTool) => ({
-  name,
-  ...(title === undefined ? {} : { title }),
-  description,
-  ...(inputSchema === undefined ? {} : { inputSchema }),
-  annotations,
-})
+/**
+ * What a browser agent's model is given of one tool: everything but `execute`, read member by
+ * member. Chrome 160's `getTools()` returns `Tool` objects whose members are getters (nothing to
+ * spread or stringify) and whose empty members are `null`: `null` counts as absent here.
+ */
+const listed = (tool: WebMCPTool) => {
+  const shown: Record<string, unknown> = { name: tool.name }
+  const title = tool.title as string | null | undefined
+  if (title !== undefined && title !== null) shown.title = title
+  shown.description = tool.description
+  const inputSchema = tool.inputSchema as WebMCPTool['inputSchema'] | null
+  if (inputSchema !== undefined && inputSchema !== null) shown.inputSchema = inputSchema
+  const outputSchema = tool.outputSchema as WebMCPTool['outputSchema'] | null
+  if (outputSchema !== undefined && outputSchema !== null) shown.outputSchema = outputSchema
+  const annotations = tool.annotations as WebMCPTool['annotations'] | null
+  if (annotations !== undefined && annotations !== null) {
+    shown.annotations = {
+      readOnlyHint: annotations.readOnlyHint,
+      untrustedContentHint: annotations.untrustedContentHint,
+      consequentialHint: annotations.consequentialHint,
+      ...(annotations.destructiveHint === true ? { destructiveHint: true } : {}),
+    }
+  }
+  return shown
+}
 
 const textOf = (response: WebMCPToolResponse): string =>
   Array.isArray(response?.content)

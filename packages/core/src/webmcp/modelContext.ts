@@ -27,6 +27,8 @@ export interface WebMCPTool {
   title?: string
   description: string
   inputSchema?: JsonSchema
+  /** What `data` of an `ok` result looks like (Chrome 159+ accepts it; others ignore it). */
+  outputSchema?: JsonSchema
   annotations: WebMCPAnnotations
   /**
    * Runs the tool. Native WebMCP passes an object and `{ signal }`; some hosts pass the input as

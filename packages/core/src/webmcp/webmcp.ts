@@ -103,7 +103,8 @@ const sameTool = (a: ManifestEntry, b: ManifestEntry) =>
   (a.title === b.title &&
     a.description === b.description &&
     sameHints(a.hints, b.hints) &&
-    sameSchemaText(a.inputSchema, b.inputSchema))
+    sameSchemaText(a.inputSchema, b.inputSchema) &&
+    sameSchemaText(a.outputSchema, b.outputSchema))
 
 const toolDictionary = (entry: ManifestEntry, execute: WebMCPTool['execute']): WebMCPTool => {
   const tool: WebMCPTool = {
@@ -119,6 +120,10 @@ const toolDictionary = (entry: ManifestEntry, execute: WebMCPTool['execute']): W
   }
   if (entry.title !== undefined) tool.title = entry.title
   if (entry.inputSchema !== undefined) tool.inputSchema = hostSchemaOf(entry.inputSchema)
+  // Chrome 159+ reads it; older hosts ignore a member their dictionary does not define.
+  if (entry.outputSchema !== undefined && jsonTextOf(entry.outputSchema) !== null) {
+    tool.outputSchema = hostSchemaOf(entry.outputSchema)
+  }
   return tool
 }
 
