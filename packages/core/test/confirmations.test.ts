@@ -250,6 +250,38 @@ describe('inline confirmations', () => {
     expect(runs.map((r) => r.caller)).toEqual(['webmcp', 'mcp'])
   })
 
+  it('runs once when a listener approves from inside the requested event, and rejects the same way', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const runs = registerClose(tm)
+    const answers: Array<Promise<ToolResult>> = []
+    let answer: 'approve' | 'reject' = 'approve'
+    tm.events.on('confirm', (event) => {
+      if (event.type !== 'requested') return
+      answers.push(
+        answer === 'approve'
+          ? tm.confirmations.approve(event.entry.id)
+          : tm.confirmations.reject(event.entry.id),
+      )
+    })
+    const first = tm.call('tickets.close', { id: 3 }, { caller: 'mcp' })
+    const second = tm.call('tickets.close', { id: 5 }, { caller: 'webmcp' })
+    expect(await first).toEqual({ status: 'ok', data: { closed: 3 } })
+    expect(await second).toEqual({ status: 'ok', data: { closed: 5 } })
+    answer = 'reject'
+    expect(await tm.call('tickets.close', { id: 7 }, { caller: 'mcp' })).toEqual({
+      status: 'cancelled',
+      by: 'operator',
+    })
+    expect(await Promise.all(answers)).toEqual([
+      { status: 'ok', data: { closed: 3 } },
+      { status: 'ok', data: { closed: 5 } },
+      { status: 'cancelled', by: 'operator' },
+    ])
+    expect(runs.map((r) => r.input)).toEqual([{ id: 3 }, { id: 5 }])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
   it('ends the call cancelled operator on reject', async () => {
     const tm = createToolmark()
     tm.confirmations.attachPresenter()

@@ -252,13 +252,12 @@ export function createConfirmFlow(
     }
   }
 
-  /** Files a confirmation in the store, announces it, then lets it hear its call's stop. */
+  /** Files a confirmation in the store, holds its call for the person, then announces it. */
   function file(parts: Omit<ConfirmationParts, 'verify'>): Confirmation {
     const { call, entry } = parts
     const verify = internals.verifies(call.record, call.caller) ? verifyFor(entry) : undefined
     const confirmation = confirmations.add(verify ? { ...parts, verify } : parts)
-    events.emit('confirm', { type: 'requested', entry: parts.entry })
-    confirmation.open()
+    confirmation.open(() => events.emit('confirm', { type: 'requested', entry: parts.entry }))
     return confirmation
   }
 

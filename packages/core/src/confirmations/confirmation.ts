@@ -137,19 +137,27 @@ export class Confirmation {
   }
 
   /**
-   * Once filed and announced: the waiting call frees its slot and pauses its deadline, and a stop
-   * while the person decides (signal, Stop, withdrawal) ends the entry unanswered.
+   * Once filed: the waiting call frees its slot and pauses its deadline before `announce` tells
+   * anyone (a listener may answer at once), and a stop while the person decides (signal, Stop,
+   * withdrawal) ends the entry unanswered — after the announcement, so `requested` comes first.
    */
-  open(): void {
+  open(announce: () => void): void {
     const { call, kind } = this.#parts
     if (this.#opened || this.#status !== 'pending') return
     this.#opened = true
-    if (kind === 'deferred') return
+    if (kind === 'deferred') return announce()
     const answered = new Promise<void>((resolve) => (this.#answered = resolve))
+    let announced = false
+    let stoppedFirst: CancelledBy | undefined
     // An inline call gives its slot back and pauses its deadline; a run asking pauses its deadline.
     call.wait(answered, kind === 'inline' ? 'confirmation' : 'ask', (waited) => {
-      if ('stopped' in waited) this.withdraw(waited.stopped, 'cancelled')
+      if (!('stopped' in waited)) return
+      if (announced) this.withdraw(waited.stopped, 'cancelled')
+      else stoppedFirst = waited.stopped
     })
+    announced = true
+    announce()
+    if (stoppedFirst) this.withdraw(stoppedFirst, 'cancelled')
   }
 
   get id(): string {
