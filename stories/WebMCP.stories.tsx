@@ -139,12 +139,16 @@ export const BrowserAgent: Story = {
       })
     })
 
-    await step('the agent searches without asking anyone', async () => {
-      await expect(await agent.run('tickets.search', { query: 'vpn' })).toEqual({
-        status: 'ok',
-        data: [{ id: 't2', title: 'VPN drops every hour', status: 'open' }],
-      })
-    })
+    await step(
+      'the agent searches without asking anyone, the result marked untrusted',
+      async () => {
+        await expect(await agent.run('tickets.search', { query: 'vpn' })).toEqual({
+          untrustedContent: true,
+          status: 'ok',
+          data: [{ id: 't2', title: 'VPN drops every hour', status: 'open' }],
+        })
+      },
+    )
 
     await step('closing a ticket waits until the person approves', async () => {
       const closing = agent.run('tickets.close', { id: 't2' })

@@ -187,7 +187,12 @@ describe('native WebMCP', () => {
     const text = await modelContext().executeTool(await getTool('tickets.search'), {
       query: 'printer',
     })
-    const result = { status: 'ok', data: { query: 'printer', ids: ['t1', 't2'] } }
+    // tickets.search carries untrustedContent: its result is marked first, text and structure alike.
+    const result = {
+      untrustedContent: true,
+      status: 'ok',
+      data: { query: 'printer', ids: ['t1', 't2'] },
+    }
     expect(JSON.parse(text)).toEqual({
       content: [{ type: 'text', text: JSON.stringify(result) }],
       structuredContent: result,
@@ -329,6 +334,7 @@ describe('native WebMCP', () => {
     const event = await responded
     expect(event.status).toBe('Completed')
     expect(event.output.structuredContent).toEqual({
+      untrustedContent: true,
       status: 'ok',
       data: { query: 'laptop', ids: ['t1', 't2'] },
     })

@@ -157,7 +157,12 @@ describe('WebMCP polyfill', () => {
       await getTool('tickets.search'),
       JSON.stringify({ query: 'printer' }),
     )
-    const result = { status: 'ok', data: { query: 'printer', ids: ['t1', 't2'] } }
+    // tickets.search carries untrustedContent: its result is marked first, text and structure alike.
+    const result = {
+      untrustedContent: true,
+      status: 'ok',
+      data: { query: 'printer', ids: ['t1', 't2'] },
+    }
     expect(JSON.parse(text)).toEqual({
       content: [{ type: 'text', text: JSON.stringify(result) }],
       structuredContent: result,
