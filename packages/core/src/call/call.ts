@@ -1,4 +1,5 @@
 import { Deadline, type Abortable } from './deadline'
+import type { QueueHolder, WhenAborted } from './scopeQueue'
 import { unref } from '../base/guards'
 import { randomId, now } from '../base/ids'
 import { deepFreeze } from './results'
@@ -30,6 +31,14 @@ const MOVES: { readonly [From in Phase]: readonly Phase[] } = {
   running: ['settled'],
   settled: [],
 }
+
+/**
+ * `MOVES` as a lookup, derived once: asking it is one property read per move, where `includes`
+ * walked an array on every move of every call (bench/call.mjs, see docs/performance.md).
+ */
+const ALLOWED = Object.fromEntries(
+  Object.entries(MOVES).map(([from, to]) => [from, Object.fromEntries(to.map((p) => [p, true]))]),
+) as { readonly [From in Phase]: { readonly [To in Phase]?: true } }
 
 /**
  * What a call waits on, and what the wait does to it (`Call#wait`):
@@ -161,7 +170,7 @@ export class Call implements Abortable {
   #move(to: Phase): boolean {
     const from = this.#phase
     if (from === 'settled') return false
-    if (!MOVES[from].includes(to)) {
+    if (ALLOWED[from][to] !== true) {
       throw new Error(
         `[toolmark] A call of "${this.record.name}" cannot move from ${from} to ${to}: the call pipeline broke its own order`,
       )
@@ -176,6 +185,11 @@ export class Call implements Abortable {
       this.record.def.timeoutMs ?? this.internals.limits.callTimeoutMs,
       this,
     ))
+  }
+
+  /** What the scope queue asks of a call that has to wait: one function for every call. */
+  static whenAborted(holder: QueueHolder): Promise<CancelledBy> {
+    return (holder as Call).#whenAborted()
   }
 
   /** Resolves with the reason once the call is aborted (never, if it settles first). */
@@ -268,9 +282,7 @@ export class Call implements Abortable {
    */
   enter(approved = false): true | 'busy' | Promise<true | CancelledBy> {
     const queue = this.record.scope.queue
-    const entered = queue.enter(this, this.internals.limits.queuePerScope, approved, () =>
-      this.#whenAborted(),
-    )
+    const entered = queue.enter(this, this.internals.limits.queuePerScope, approved, whenAborted)
     if (entered === 'busy') return 'busy'
     this.#move('queued')
     if (entered === true) {
@@ -335,6 +347,9 @@ export class Call implements Abortable {
     return final
   }
 }
+
+/** The one `WhenAborted` every call hands its scope queue (no closure per call). */
+const whenAborted: WhenAborted = Call.whenAborted
 
 /**
  * The calls not settled yet, oldest first, for Stop and withdrawal. The calls are linked through

@@ -4,7 +4,7 @@ import type { CancelledBy } from '../types'
 export type QueueHolder = object
 
 /** Resolves with the reason once the holder is aborted; asked only if it has to wait. */
-export type WhenAborted = () => PromiseLike<CancelledBy>
+export type WhenAborted = (holder: QueueHolder) => PromiseLike<CancelledBy>
 
 /**
  * One scope's queue: a single slot and two lines of calls waiting for it. Calls of one scope take
@@ -65,7 +65,7 @@ class Queue implements ScopeQueue {
         resolve(true)
       }
       own.push(wake)
-      void whenAborted?.().then((by) => {
+      void whenAborted?.(next).then((by) => {
         if (settled) return
         settled = true
         const at = own.indexOf(wake)
