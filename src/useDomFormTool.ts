@@ -2,32 +2,16 @@
 import { useContext, useEffect, useMemo, useRef, type RefObject } from 'react'
 import type { ToolHints, Toolmark } from '@toolmark/core'
 import { createDomFormTools, createFormMemory } from '@toolmark/core/forms'
-import type { FileFieldRules, FormToolNames } from '@toolmark/core/forms'
+import type { DomFormToolsOptions, FileFieldRules, FormToolNames } from '@toolmark/core/forms'
 import { useResolvedToolmark } from './ToolmarkContext'
 import { ScopeContext, joinScopePath } from './ScopeContext'
 import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
 
-/** Options of {@link useDomFormTool}. */
-export interface UseDomFormToolOptions {
-  /** Prefix of the tools' names: `contact` registers `contact.fill`, `contact.submit`, `contact.state`. */
-  name: string
-  /** What the form is for, for the model. */
-  description: string
-  /** For people: the confirmation dialog's title for a submit. */
-  title?: string
-  /**
-   * Runs on an agent's submit with the form's values; its return value is the submit tool's
-   * `data`. Default: the form submits itself (`requestSubmit()`), as a person's click would.
-   */
-  onSubmit?: (values: Record<string, unknown>, options: { signal: AbortSignal }) => unknown
-  /** Paths masked everywhere, beyond password and secret-autocomplete inputs (found on their own). */
-  sensitive?: readonly string[]
-  /** Rules of file inputs by name, on top of their `accept`, `multiple` and `data-max-bytes`. */
-  files?: Readonly<Record<string, FileFieldRules>>
-  /** The confirmation's one-liner for a submit. Default `Submit <title or name>`. */
-  submitSummary?: (values: Record<string, unknown>) => string
-  /** Hints of `<name>.submit`. Default `{ consequential: true }`: a person confirms. */
-  hints?: ToolHints
+/**
+ * Options of {@link useDomFormTool}: those of core's `createDomFormTools`, less the scope (taken
+ * from the nearest `<ToolScope>`) and the memory (kept by the hook across registrations).
+ */
+export interface UseDomFormToolOptions extends Omit<DomFormToolsOptions, 'scope' | 'memory'> {
   /** The registry to use instead of the nearest `<ToolProvider>`'s. */
   toolmark?: Toolmark
 }
