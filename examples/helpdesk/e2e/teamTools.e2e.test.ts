@@ -80,7 +80,11 @@ describe('the helpdesk under the team tools', () => {
       .getByRole('alertdialog')
       .getByRole('button', { name: 'Approve', exact: true })
       .click()
-    await expect.poll(async () => (await tools.confirmations()).length).toBe(0)
+    // The next call starts once the approved close has finished, so the lines keep their order.
+    expect(await tools.waitForResult(entry.callId, { timeoutMs: 10_000 })).toMatchObject({
+      status: 'ok',
+    })
+    expect(await tools.confirmations()).toEqual([])
     const missing = await tools.call('tickets.close', { id: 999 }, { caller: 'inapp' })
     expect(missing).toMatchObject({ status: 'refused', code: 'not_found' })
     const recording = await tools.stopRecording()

@@ -23,6 +23,11 @@ export interface PageTools {
   approve(id: string): Promise<ToolResult>
   /** Denies a confirmation by id. */
   reject(id: string, reason?: string): Promise<ToolResult>
+  /**
+   * Waits for a call's final result — after a person answered its confirmation in the page, say
+   * (`waitForResult(entry.callId)`) — so the next step starts once that call has finished.
+   */
+  waitForResult(callId: string, options?: { timeoutMs?: number }): Promise<ToolResult>
   /** The full manifest with summaries and sensitive paths, for `lintManifest`. */
   lintManifest(): Promise<LintManifest>
   /** Starts recording the session in the page (`recordSession`). */
@@ -83,6 +88,13 @@ export function pageTools(page: EvaluatingPage): PageTools {
     },
     approve: (id) => run(`${HOOK}.approve(${arg(id)})`),
     reject: (id, reason) => run(`${HOOK}.reject(${arg(id)}, ${arg(reason)})`),
+    waitForResult: (callId, options = {}) =>
+      poll(
+        async () =>
+          (await run<ToolResult | null>(`${HOOK}.resultOf(${arg(callId)}) ?? null`)) ?? undefined,
+        options.timeoutMs ?? 5000,
+        `the result of call "${callId}"`,
+      ),
     lintManifest: () => run(`${HOOK}.lintManifest()`),
     startRecording: () => run(`${HOOK}.startRecording()`),
     stopRecording: () => run(`${HOOK}.stopRecording()`),

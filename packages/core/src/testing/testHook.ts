@@ -16,6 +16,11 @@ export interface ToolmarkTestHook {
   confirmations(): ConfirmationEntry[]
   approve(id: string): Promise<ToolResult>
   reject(id: string, reason?: string): Promise<ToolResult>
+  /**
+   * The final result of a call since the hook was installed (never `needs_confirmation`), or
+   * `undefined` while it runs or waits for a person.
+   */
+  resultOf(callId: string): ToolResult | undefined
   /** Starts recording the session (`recordSession`); a second start begins a new recording. */
   startRecording(): void
   /** Stops recording and returns its JSON lines text. */
@@ -34,6 +39,23 @@ export interface ToolmarkTestHook {
 export function installTestHook(tm: Toolmark): () => void {
   const target = globalThis as Record<string, unknown>
   let recording: SessionRecording | undefined
+  // The last 200 final results by call id, for a runner waiting on a call a person answered.
+  const results = new Map<string, ToolResult>()
+  const settle = (callId: string, result: ToolResult) => {
+    results.set(callId, result)
+    if (results.size > 200) results.delete(results.keys().next().value as string)
+  }
+  const offs = [
+    tm.events.on('result', (e) => {
+      if (e.result.status !== 'needs_confirmation') settle(e.callId, e.result)
+    }),
+    // A deferred call the person denied (or that expired) never runs: its answer is its end.
+    tm.events.on('confirm', (e) => {
+      if (e.type !== 'requested' && e.entry.mode === 'deferred' && e.result) {
+        settle(e.entry.callId, e.result)
+      }
+    }),
+  ]
   const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T
   const hook: ToolmarkTestHook = {
     version: 1,
@@ -43,6 +65,10 @@ export function installTestHook(tm: Toolmark): () => void {
     confirmations: () => clone([...tm.confirmations.list()]),
     approve: async (id) => clone(await tm.confirmations.approve(id)),
     reject: async (id, reason) => clone(await tm.confirmations.reject(id, reason)),
+    resultOf: (callId) => {
+      const result = results.get(callId)
+      return result && clone(result)
+    },
     startRecording() {
       recording?.stop()
       recording = recordSession(tm)
@@ -57,6 +83,7 @@ export function installTestHook(tm: Toolmark): () => void {
   }
   target[TEST_HOOK_GLOBAL] = hook
   return () => {
+    for (const off of offs) off()
     recording?.stop()
     if (target[TEST_HOOK_GLOBAL] === hook) delete target[TEST_HOOK_GLOBAL]
   }

@@ -99,17 +99,24 @@ describe('the tools fixture in real Chromium', { timeout: 30_000 }, () => {
         data: { id: 3, status: 'closed' },
       })
       expect(await closing).toEqual({ status: 'ok', data: { id: 3, status: 'closed' } })
+      expect(await tools.waitForResult(entry.callId)).toEqual(await closing)
 
       // A deferred one is answered later, and a second answer is refused.
       const deferred = await tools.call('tickets.close', { id: 4 }, { caller: 'inapp' })
       expect(deferred).toBeConsequential()
       const id = deferred.status === 'needs_confirmation' ? deferred.confirmId : ''
+      const waiting = (await tools.waitForConfirmation({ tool: 'tickets.close' })).callId
+      // Still waiting for the person: no final result yet, so the wait runs out.
+      await expect(tools.waitForResult(waiting, { timeoutMs: 100 })).rejects.toThrow(
+        `Timed out after 100 ms waiting for the result of call "${waiting}"`,
+      )
       expect(await tools.reject(id, 'not now')).toEqual({ status: 'cancelled', by: 'operator' })
       expect(await tools.reject(id)).toMatchObject({
         status: 'refused',
         code: 'confirmation_expired',
       })
       expect(await tools.confirmations()).toEqual([])
+      expect(await tools.waitForResult(waiting)).toEqual({ status: 'cancelled', by: 'operator' })
     })
     await page.close()
   })
