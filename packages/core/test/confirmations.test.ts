@@ -282,6 +282,52 @@ describe('inline confirmations', () => {
     expect(tm.confirmations.list()).toEqual([])
   })
 
+  it('runs once when a store subscriber approves as soon as the entry is listed, and rejects the same way', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const runs = registerClose(tm)
+    const answers: Array<Promise<ToolResult>> = []
+    const seen = new Set<string>()
+    let answer: 'approve' | 'reject' = 'approve'
+    // A presenter that answers from the store's own notification, before any event is out.
+    tm.confirmations.subscribe(() => {
+      for (const entry of tm.confirmations.list()) {
+        if (seen.has(entry.id)) continue
+        seen.add(entry.id)
+        answers.push(
+          answer === 'approve'
+            ? tm.confirmations.approve(entry.id)
+            : tm.confirmations.reject(entry.id),
+        )
+      }
+    })
+    const requested: string[] = []
+    tm.events.on('confirm', (event) => requested.push(`${event.type} ${event.entry.id}`))
+    const first = tm.call('tickets.close', { id: 3 }, { caller: 'mcp' })
+    const second = tm.call('tickets.close', { id: 5 }, { caller: 'webmcp' })
+    expect(await first).toEqual({ status: 'ok', data: { closed: 3 } })
+    expect(await second).toEqual({ status: 'ok', data: { closed: 5 } })
+    answer = 'reject'
+    expect(await tm.call('tickets.close', { id: 7 }, { caller: 'mcp' })).toEqual({
+      status: 'cancelled',
+      by: 'operator',
+    })
+    expect(await Promise.all(answers)).toEqual([
+      { status: 'ok', data: { closed: 3 } },
+      { status: 'ok', data: { closed: 5 } },
+      { status: 'cancelled', by: 'operator' },
+    ])
+    expect(runs.map((r) => r.input)).toEqual([{ id: 3 }, { id: 5 }])
+    // Every entry is announced before it is answered.
+    const order = (id: string) => requested.filter((line) => line.endsWith(id))
+    expect([...seen].map(order)).toEqual([
+      [`requested ${[...seen][0]}`, `approved ${[...seen][0]}`],
+      [`requested ${[...seen][1]}`, `approved ${[...seen][1]}`],
+      [`requested ${[...seen][2]}`, `rejected ${[...seen][2]}`],
+    ])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
   it('ends the call cancelled operator on reject', async () => {
     const tm = createToolmark()
     tm.confirmations.attachPresenter()

@@ -252,13 +252,13 @@ export function createConfirmFlow(
     }
   }
 
-  /** Files a confirmation in the store, holds its call for the person, then announces it. */
+  /** Files a confirmation in the store, which holds its call for the person and announces it. */
   function file(parts: Omit<ConfirmationParts, 'verify'>): Confirmation {
     const { call, entry } = parts
     const verify = internals.verifies(call.record, call.caller) ? verifyFor(entry) : undefined
-    const confirmation = confirmations.add(verify ? { ...parts, verify } : parts)
-    confirmation.open(() => events.emit('confirm', { type: 'requested', entry: parts.entry }))
-    return confirmation
+    return confirmations.add(verify ? { ...parts, verify } : parts, () =>
+      events.emit('confirm', { type: 'requested', entry: parts.entry }),
+    )
   }
 
   /** What a call's confirmation does with an edited input and an approval. */

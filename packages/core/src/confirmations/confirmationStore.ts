@@ -7,7 +7,8 @@ import { Confirmation, type ConfirmationHost, type ConfirmationParts } from './c
 /** The store plus what only the registry may do. */
 export interface InternalConfirmationStore extends ConfirmationStore {
   /** Files a confirmation (evicting the oldest past the limit); returns it. */
-  add(parts: ConfirmationParts): Confirmation
+  /** Files a confirmation: listed, its call held, `announce` called, then subscribers told. */
+  add(parts: ConfirmationParts, announce: () => void): Confirmation
   /** The open confirmations, oldest first (a copy: ending one while iterating is safe). */
   open(): Confirmation[]
 }
@@ -36,10 +37,14 @@ export function createConfirmationStore(options: {
   let presenters = 0
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  const changed = () => {
+  /** The list and the timer follow the open confirmations (nobody is told yet). */
+  const refresh = () => {
     const entries = [...open.values()].map((c) => c.entry)
     snapshot = entries.length === 0 ? EMPTY : Object.freeze(entries)
     schedule()
+  }
+  const changed = () => {
+    refresh()
     listeners.notify()
   }
 
@@ -107,7 +112,7 @@ export function createConfirmationStore(options: {
       }
     },
     hasPresenter: () => presenters > 0,
-    add(parts) {
+    add(parts, announce) {
       const confirmation = new Confirmation(host, parts)
       open.set(confirmation.id, confirmation)
       const max = options.max()
@@ -117,7 +122,12 @@ export function createConfirmationStore(options: {
         // An entry being answered is left to its answer.
         if (c.status === 'pending') evicted.push(c)
       }
-      changed()
+      // Listed first (a `requested` listener reads it), then its call held for the person and the
+      // entry announced, and only then are subscribers told: a presenter answering from its
+      // notification finds the call waiting, as an answer from the event does.
+      refresh()
+      confirmation.open(announce)
+      listeners.notify()
       for (const c of evicted) c.evict()
       return confirmation
     },
