@@ -1,6 +1,12 @@
 'use client'
 import { useEffect, useMemo, useSyncExternalStore } from 'react'
-import type { ApproveOptions, ConfirmationEntry, ToolResult, Toolmark } from '@toolmark/core'
+import type {
+  ApproveOptions,
+  ConfirmationAnswer,
+  ConfirmationEntry,
+  ToolResult,
+  Toolmark,
+} from '@toolmark/core'
 import { useResolvedToolmark } from './ToolmarkContext'
 
 /** Options of {@link useConfirmations}. */
@@ -29,6 +35,15 @@ export interface UseConfirmationsResult {
   reject(id: string, reason?: string): Promise<ToolResult>
   approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
   rejectAll(reason?: string): Promise<ToolResult[]>
+  /**
+   * Approves the entries a person selected, one after another in queue order (each through
+   * `approve`, so a passkey is asked for each entry that needs one); resolves with `{ id, result }`
+   * per entry in that order. An entry that expired or was withdrawn meanwhile answers `refused
+   * confirmation_expired` and the rest still run; entries not named stay pending.
+   */
+  approveMany(ids: readonly string[], options?: { by?: 'dialog' }): Promise<ConfirmationAnswer[]>
+  /** Denies the entries named, in queue order; each call ends `cancelled operator`. */
+  rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
 }
 
 const NONE: readonly ConfirmationEntry[] = Object.freeze([])
@@ -88,6 +103,9 @@ export function useConfirmationsFor(
       reject: (id: string, reason?: string) => store.reject(id, reason),
       approveAll: (approveOptions?: { by?: 'dialog' }) => store.approveAll(approveOptions),
       rejectAll: (reason?: string) => store.rejectAll(reason),
+      approveMany: (ids: readonly string[], approveOptions?: { by?: 'dialog' }) =>
+        store.approveMany(ids, approveOptions),
+      rejectMany: (ids: readonly string[], reason?: string) => store.rejectMany(ids, reason),
     }),
     [store],
   )

@@ -16,6 +16,7 @@ export type {
   CancelledBy,
   ChangeEvent,
   CheckContext,
+  ConfirmationAnswer,
   ConfirmationEntry,
   ConfirmationStore,
   ConfirmEvent,

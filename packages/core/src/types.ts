@@ -462,6 +462,12 @@ export interface ApproveOptions {
   by?: 'dialog'
 }
 
+/** One entry's answer in a batch (`approveMany`, `rejectMany`). */
+export interface ConfirmationAnswer {
+  id: string
+  result: ToolResult
+}
+
 /** The shared confirmation store, `tm.confirmations`. */
 export interface ConfirmationStore {
   /** Pending entries, oldest first; the same array until something changes. */
@@ -480,6 +486,17 @@ export interface ConfirmationStore {
   reject(id: string, reason?: string): Promise<ToolResult>
   approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
   rejectAll(reason?: string): Promise<ToolResult[]>
+  /**
+   * Approves the given entries one after another, in queue order (oldest first), each through
+   * `approve`: the next one starts once the previous one's tool has finished, and a failure does
+   * not stop the rest. Resolves with one answer per distinct id, in the order they ran; an id that
+   * is unknown, used, expired or withdrawn meanwhile answers `refused confirmation_expired`
+   * (those not pending when the batch starts come last, in the order given). Entries not named
+   * stay pending.
+   */
+  approveMany(ids: readonly string[], options?: { by?: 'dialog' }): Promise<ConfirmationAnswer[]>
+  /** Rejects the given entries, in queue order, like `approveMany`; each call ends `cancelled operator`. */
+  rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
   /** Marks a visible presenter (dialog) as mounted; returns a detach. */
   attachPresenter(): () => void
   /** Whether any presenter is attached. */

@@ -1,7 +1,13 @@
 import { deepFreeze, refuse } from '../call/results'
 import { createSubscribable } from '../events/subscribable'
 import type { Emitter } from '../events/emitter'
-import type { ConfirmationEntry, ConfirmationStore, ErrorEvent, ToolResult } from '../types'
+import type {
+  ConfirmationAnswer,
+  ConfirmationEntry,
+  ConfirmationStore,
+  ErrorEvent,
+  ToolResult,
+} from '../types'
 import { Confirmation, type ConfirmationHost, type ConfirmationParts } from './confirmation'
 
 /** The store plus what only the registry may do. */
@@ -14,6 +20,7 @@ export interface InternalConfirmationStore extends ConfirmationStore {
 
 const EXPIRED = (): ToolResult =>
   deepFreeze(refuse('confirmation_expired', 'This confirmation is unknown, used or expired'))
+const DIALOG = Object.freeze({ by: 'dialog' as const })
 const EMPTY: readonly ConfirmationEntry[] = Object.freeze([])
 
 /**
@@ -78,6 +85,37 @@ export function createConfirmationStore(options: {
 
   const find = (id: unknown) => (typeof id === 'string' ? open.get(id) : undefined)
 
+  /**
+   * The distinct ids of a batch in queue order: the open ones as the list holds them, then the
+   * others in the order given. Each id is answered once, whatever the batch repeats.
+   */
+  const batchOrder = (ids: unknown): string[] => {
+    const given = Array.isArray(ids) ? ids : []
+    const named = new Set(given.map((id) => (typeof id === 'string' ? id : String(id))))
+    const queued = [...open.keys()].filter((id) => named.has(id))
+    const rest = [...named].filter((id) => !open.has(id))
+    return [...queued, ...rest]
+  }
+
+  /**
+   * Answers a batch one entry after another, so runs happen in queue order; overlapping batches
+   * take turns (a second batch naming the same entries finds them answered, never runs them).
+   */
+  let batches: Promise<unknown> = Promise.resolve()
+  const each = (
+    ids: unknown,
+    answer: (id: string) => Promise<ToolResult>,
+  ): Promise<ConfirmationAnswer[]> => {
+    const turn = batches.then(async () => {
+      const answers: ConfirmationAnswer[] = []
+      for (const id of batchOrder(ids)) answers.push({ id, result: await answer(id) })
+      return answers
+    })
+    // `approve` and `reject` never reject, so the chain never breaks.
+    batches = turn
+    return turn
+  }
+
   const store: InternalConfirmationStore = {
     list: () => snapshot,
     get: (id) => find(id)?.entry,
@@ -94,6 +132,13 @@ export function createConfirmationStore(options: {
     },
     rejectAll(reason) {
       return Promise.all([...open.keys()].map((id) => store.reject(id, reason)))
+    },
+    approveMany(ids, opts) {
+      const by = (opts as { by?: unknown } | undefined)?.by === 'dialog' ? DIALOG : undefined
+      return each(ids, (id) => store.approve(id, by))
+    },
+    rejectMany(ids, reason) {
+      return each(ids, (id) => store.reject(id, reason))
     },
     attachPresenter() {
       presenters++
