@@ -42,25 +42,3 @@ export function ConfirmDialogButtons({
     </div>
   )
 }
-
-/** Deny all and Approve all, shown while several requests wait. */
-export function ConfirmDialogBulkButtons({
-  approveAll,
-  denyAll,
-  labels,
-}: {
-  approveAll: () => void
-  denyAll: () => void
-  labels: ConfirmDialogLabels
-}) {
-  return (
-    <div data-part="bulk">
-      <button type="button" onClick={denyAll}>
-        {labels.denyAll}
-      </button>
-      <button type="button" onClick={approveAll}>
-        {labels.approveAll}
-      </button>
-    </div>
-  )
-}
