@@ -38,7 +38,7 @@ ${root} [data-part=before]{color:var(--_muted)}
 ${root} [data-part=after]::before{content:'→ '/'';color:var(--_muted)}
 ${root} [data-part=after]:dir(rtl)::before{content:'← '/''}
 ${root} [data-part=masked]{letter-spacing:.1em}
-${root} [data-part=review]{list-style:none;margin:0 0 1rem;padding:0;max-block-size:min(24rem,55dvh);overflow:auto;border:1px solid var(--_border);border-radius:8px}
+${root} [data-part=review]{list-style:none;margin:0 0 1rem;padding:0;max-block-size:max(12rem,calc(100dvh - 17rem));overflow:auto;border:1px solid var(--_border);border-radius:8px}
 ${root} [data-part=review]>li{padding-block:.75rem;padding-inline:.875rem;border-block-end:1px solid var(--_border)}
 ${root} [data-part=review]>li:last-child{border-block-end:0}
 ${root} [data-part=review]>li[data-tone=danger]{border-inline-start:4px solid var(--_danger)}
