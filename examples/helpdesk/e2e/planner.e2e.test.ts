@@ -142,7 +142,7 @@ describe('the scripted planner', () => {
   it('keeps "then" inside what a new ticket says, and answers a second part it does not know', () => {
     expect(rounds(plan('new ticket: laptop freezes, then reboots', NEW_TICKET_PAGE))).toEqual([
       [
-        'ticket.fill {"values":{"description":"Then reboots","title":"Laptop freezes"}}',
+        'ticket.fill {"values":{"description":"then reboots","title":"Laptop freezes"}}',
         'ticket.submit {}',
       ],
     ])
