@@ -23,6 +23,8 @@ export type {
   Consumer,
   ErrorEvent,
   FieldChange,
+  Grant,
+  GrantOptions,
   InferOutput,
   JsonSchema,
   Limits,

@@ -3,6 +3,7 @@ import { createSubscribable } from '../events/subscribable'
 import type { Emitter } from '../events/emitter'
 import type { ConfirmationEntry, ConfirmationStore, ErrorEvent, ToolResult } from '../types'
 import { Confirmation, type ConfirmationHost, type ConfirmationParts } from './confirmation'
+import { createGrantList, type GrantList } from './grantList'
 
 /** The store plus what only the registry may do. */
 export interface InternalConfirmationStore extends ConfirmationStore {
@@ -10,6 +11,8 @@ export interface InternalConfirmationStore extends ConfirmationStore {
   add(parts: ConfirmationParts): Confirmation
   /** The open confirmations, oldest first (a copy: ending one while iterating is safe). */
   open(): Confirmation[]
+  /** The grants people gave with their approvals. */
+  readonly grantList: GrantList
 }
 
 const EXPIRED = (): ToolResult =>
@@ -76,6 +79,9 @@ export function createConfirmationStore(options: {
     changed,
   }
 
+  // A grant made, used or ended changes what presenters list; the entries' array stays the same.
+  const grantList = createGrantList({ clock, changed: () => listeners.notify() })
+
   const find = (id: unknown) => (typeof id === 'string' ? open.get(id) : undefined)
 
   const store: InternalConfirmationStore = {
@@ -95,6 +101,8 @@ export function createConfirmationStore(options: {
     rejectAll(reason) {
       return Promise.all([...open.keys()].map((id) => store.reject(id, reason)))
     },
+    grants: grantList.list,
+    revokeGrant: (id) => grantList.revoke(id),
     attachPresenter() {
       presenters++
       if (presenters === 1) options.onPresenterChange()
@@ -122,6 +130,7 @@ export function createConfirmationStore(options: {
       return confirmation
     },
     open: () => [...open.values()],
+    grantList,
   }
   return store
 }
