@@ -13,6 +13,13 @@ export interface ConfirmDialogLabels {
    */
   approveDestructive: (request: { tool: string; title?: string }) => string
   deny: string
+  /** The plain approve button when "Allow for this session" is offered beside it. */
+  allowOnce: string
+  /**
+   * Approves and grants the caller later calls of the same tool until the page reloads, offered
+   * with `offerGrants` on requests the ceilings allow (`entry.grantable`).
+   */
+  allowSession: string
   approveAll: string
   denyAll: string
   /** The queue's navigation buttons. */
@@ -89,6 +96,8 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   approve: 'Approve',
   approveDestructive: (request: { tool: string; title?: string }) => request.title ?? 'Delete',
   deny: 'Deny',
+  allowOnce: 'Allow once',
+  allowSession: 'Allow for this session',
   approveAll: 'Approve all',
   denyAll: 'Deny all',
   previous: 'Previous',
