@@ -4,6 +4,7 @@ import type {
   ApproveOptions,
   ConfirmationAnswer,
   ConfirmationEntry,
+  Grant,
   ToolResult,
   Toolmark,
 } from '@toolmark/core'
@@ -44,10 +45,19 @@ export interface UseConfirmationsResult {
   approveMany(ids: readonly string[], options?: { by?: 'dialog' }): Promise<ConfirmationAnswer[]>
   /** Denies the entries named, in queue order; each call ends `cancelled operator`. */
   rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
+  /**
+   * The grants people gave (`approve(id, { grant })`), oldest first: later calls they cover run
+   * without asking. The same array until one is made, used, revoked or ends.
+   */
+  grants: readonly Grant[]
+  /** Ends a grant at once (a call it already let through goes on); false when there is none. */
+  revokeGrant(id: string): boolean
 }
 
 const NONE: readonly ConfirmationEntry[] = Object.freeze([])
 const getServerSnapshot = () => NONE
+const NO_GRANTS: readonly Grant[] = Object.freeze([])
+const getServerGrants = () => NO_GRANTS
 
 /**
  * The registry's pending confirmations, for building your own approval UI (`<ConfirmDialog>` is
@@ -87,10 +97,12 @@ export function useConfirmationsFor(
     () => ({
       subscribe: (listener: () => void) => store.subscribe(listener),
       getSnapshot: () => store.list(),
+      getGrants: () => store.grants(),
     }),
     [store],
   )
   const items = useSyncExternalStore(source.subscribe, source.getSnapshot, getServerSnapshot)
+  const grants = useSyncExternalStore(source.subscribe, source.getGrants, getServerGrants)
 
   useEffect(() => {
     if (!presenter) return
@@ -106,9 +118,10 @@ export function useConfirmationsFor(
       approveMany: (ids: readonly string[], approveOptions?: { by?: 'dialog' }) =>
         store.approveMany(ids, approveOptions),
       rejectMany: (ids: readonly string[], reason?: string) => store.rejectMany(ids, reason),
+      revokeGrant: (id: string) => store.revokeGrant(id),
     }),
     [store],
   )
 
-  return useMemo(() => ({ items, ...actions }), [items, actions])
+  return useMemo(() => ({ items, grants, ...actions }), [items, grants, actions])
 }

@@ -1,5 +1,5 @@
 import { StrictMode, createRef } from 'react'
-import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { z } from 'zod'
 import { createToolmark, errorResult, invalid, ok } from '@toolmark/core'
 import type { ToolResult, Toolmark } from '@toolmark/core'
@@ -420,15 +420,13 @@ describe('ConfirmDialog', () => {
     // The person leaves the close out.
     fireEvent.click(within(dialog).getByRole('checkbox', { name: /Close ticket #2/ }))
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve selected (2)' }))
-    await act(async () => {})
-
-    expect(ran).toEqual([1, 3])
+    await waitFor(() => expect(ran).toEqual([1, 3]))
     expect(close).not.toHaveBeenCalled()
     // The unticked one stays pending, now alone: a dialog of its own.
     expect(tm.confirmations.list().map((e) => e.summary)).toEqual([
       'Close ticket #2 and notify the requester',
     ])
-    expect(screen.getByRole('alertdialog', { name: 'Close ticket' })).toBeInTheDocument()
+    expect(await screen.findByRole('alertdialog', { name: 'Close ticket' })).toBeInTheDocument()
   })
 
   it("keeps callers apart: one caller's list at a time, the others waiting", async () => {
@@ -513,10 +511,9 @@ describe('ConfirmDialog', () => {
     expect(withdrawn).not.toBeChecked()
     expect(withdrawn).toHaveAccessibleDescription('This request was withdrawn')
     fireEvent.click(within(dialog).getByRole('button', { name: 'Approve selected (2)' }))
-    await act(async () => {})
 
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument())
     expect(closed).toEqual([1, 3])
-    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
   })
 
   it('uses the labels given for every visible string', async () => {

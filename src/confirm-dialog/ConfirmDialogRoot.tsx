@@ -27,6 +27,11 @@ import { AgentText } from './AgentText'
 /** What `renderActions` receives to draw its own Approve and Deny controls. */
 export interface ConfirmDialogActions {
   approve(): void
+  /**
+   * Present when the dialog offers grants (`offerGrants`) and the request allows one: approves
+   * and lets later calls of the same tool by the same caller run without asking until reload.
+   */
+  allowForSession?: () => void
   deny(): void
   /**
    * Put it on the deny control (`<Button ref={denyRef}>`): focus starts there whenever a request
@@ -75,6 +80,13 @@ export interface ConfirmDialogProps extends Omit<
    * Default: no Stop button.
    */
   onStop?: () => void
+  /**
+   * Offers "Allow for this session" beside "Allow once" on requests whose tool a person may grant
+   * (`entry.grantable`: never destructive or verified tools, and as the tool's `grant` and
+   * `policy[caller].grants` allow). Later calls of that tool by that caller then run without
+   * asking until the page reloads or the grant is revoked. Default `false`: each call asks.
+   */
+  offerGrants?: boolean
 }
 
 /** What {@link ConfirmDialogRoot} takes: the public props, and the stylesheet to inject, if any. */
@@ -96,6 +108,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       renderChanges,
       renderActions,
       onStop,
+      offerGrants = false,
       onCancel,
       onClose,
       ...rest
@@ -157,6 +170,10 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       ? Math.min(...openRows.map((row) => row.entry.expiresAt))
       : current?.expiresAt
     const showTimer = dialog.asking && expiresAt !== undefined && Number.isFinite(expiresAt)
+    const allowForSession =
+      !review && offerGrants && entry?.grantable === true && !destructive && entry.verify !== true
+        ? dialog.allowForSession
+        : undefined
 
     return (
       <dialog
@@ -249,6 +266,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
             ) : renderActions ? (
               renderActions({
                 approve: dialog.approve,
+                ...(allowForSession ? { allowForSession } : {}),
                 deny: dialog.deny,
                 denyRef,
                 pending: answering,
@@ -258,6 +276,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
             ) : (
               <ConfirmDialogButtons
                 approve={dialog.approve}
+                allowForSession={allowForSession}
                 deny={dialog.deny}
                 pending={answering}
                 denyRef={denyRef}

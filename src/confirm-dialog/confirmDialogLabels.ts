@@ -16,6 +16,13 @@ export interface ConfirmDialogLabels {
   /** Approves the ticked rows of a review list, e.g. "Approve selected (3)". */
   approveSelected: (count: number) => string
   /** Denies every open row of a review list. */
+  /** The plain approve button when "Allow for this session" is offered beside it. */
+  allowOnce: string
+  /**
+   * Approves and grants the caller later calls of the same tool until the page reloads, offered
+   * with `offerGrants` on requests the ceilings allow (`entry.grantable`).
+   */
+  allowSession: string
   denyAll: string
   /** The title of a review list, e.g. "Review 3 requests". */
   reviewTitle: (count: number) => string
@@ -95,6 +102,8 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   approveDestructive: (request: { tool: string; title?: string }) => request.title ?? 'Delete',
   deny: 'Deny',
   approveSelected: (count: number) => `Approve selected (${count})`,
+  allowOnce: 'Allow once',
+  allowSession: 'Allow for this session',
   denyAll: 'Deny all',
   reviewTitle: (count: number) => `Review ${count} requests`,
   reviewHint:

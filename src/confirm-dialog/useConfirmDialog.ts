@@ -16,6 +16,11 @@ import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 const DIALOG = 'dialog'
 /** Approvals from the dialog's own buttons say so (a label for the log, not proof of a person). */
 const BY_DIALOG: ApproveOptions = Object.freeze({ by: DIALOG })
+/** "Allow for this session": the approval also grants later calls of the tool by the caller. */
+const FOR_SESSION: ApproveOptions = Object.freeze({
+  by: DIALOG,
+  grant: Object.freeze({ for: 'session' as const }),
+})
 
 /** What {@link useConfirmDialog} returns: the view and what the person can do. */
 export interface UseConfirmDialogResult extends ConfirmDialogView {
@@ -24,6 +29,8 @@ export interface UseConfirmDialogResult extends ConfirmDialogView {
   /** Changes each time the browser closed the dialog on its own, so it opens again. */
   reopened: number
   approve(): void
+  /** Approves the request on screen and grants its caller later calls of its tool (session). */
+  allowForSession(): void
   /** Approves the ticked rows of the review list, one after another in queue order. */
   approveSelected(): void
   /** Denies the request on screen (every open row of a review list), or dismisses the outcomes. */
@@ -131,18 +138,21 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
     if (current) void reject(current.id)
   }
 
+  const approveOnScreen = (options: ApproveOptions) => {
+    if (!current || !asking || state.now >= current.expiresAt) return
+    const asked = current
+    void answer([asked], async () => {
+      const result = await approve(asked.id, options)
+      return needsAttention(result) ? [{ kind: 'result', entry: asked, result }] : []
+    })
+  }
+
   return {
     ...view,
     now: state.now,
     reopened: state.reopened,
-    approve: () => {
-      if (!current || !asking || state.now >= current.expiresAt) return
-      const asked = current
-      void answer([asked], async () => {
-        const result = await approve(asked.id, BY_DIALOG)
-        return needsAttention(result) ? [{ kind: 'result', entry: asked, result }] : []
-      })
-    },
+    approve: () => approveOnScreen(BY_DIALOG),
+    allowForSession: () => approveOnScreen(FOR_SESSION),
     approveSelected: () => {
       if (!review || !asking || selected.length === 0) return
       const asked = selected

@@ -24,6 +24,8 @@ export type {
   Consumer,
   ErrorEvent,
   FieldChange,
+  Grant,
+  GrantOptions,
   InferOutput,
   JsonSchema,
   Limits,

@@ -128,6 +128,7 @@ describe('deferred confirmations', () => {
       summary: 'Close ticket #7',
       input: { id: 7 },
       hints: { consequential: true },
+      grantable: true,
       createdAt: expect.any(Number),
       expiresAt: expect.any(Number),
     })

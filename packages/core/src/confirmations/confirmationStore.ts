@@ -9,6 +9,7 @@ import type {
   ToolResult,
 } from '../types'
 import { Confirmation, type ConfirmationHost, type ConfirmationParts } from './confirmation'
+import { createGrantList, type GrantList } from './grantList'
 
 /** The store plus what only the registry may do. */
 export interface InternalConfirmationStore extends ConfirmationStore {
@@ -16,6 +17,8 @@ export interface InternalConfirmationStore extends ConfirmationStore {
   add(parts: ConfirmationParts): Confirmation
   /** The open confirmations, oldest first (a copy: ending one while iterating is safe). */
   open(): Confirmation[]
+  /** The grants people gave with their approvals. */
+  readonly grantList: GrantList
 }
 
 const EXPIRED = (): ToolResult =>
@@ -83,6 +86,9 @@ export function createConfirmationStore(options: {
     changed,
   }
 
+  // A grant made, used or ended changes what presenters list; the entries' array stays the same.
+  const grantList = createGrantList({ clock, changed: () => listeners.notify() })
+
   const find = (id: unknown) => (typeof id === 'string' ? open.get(id) : undefined)
 
   /**
@@ -140,6 +146,8 @@ export function createConfirmationStore(options: {
     rejectMany(ids, reason) {
       return each(ids, (id) => store.reject(id, reason))
     },
+    grants: grantList.list,
+    revokeGrant: (id) => grantList.revoke(id),
     attachPresenter() {
       presenters++
       if (presenters === 1) options.onPresenterChange()
@@ -167,6 +175,7 @@ export function createConfirmationStore(options: {
       return confirmation
     },
     open: () => [...open.values()],
+    grantList,
   }
   return store
 }
