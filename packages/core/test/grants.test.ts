@@ -265,6 +265,26 @@ describe('grants', () => {
     })
   })
 
+  it('makes no grant when the edited input is invalid, and pins the edited values when valid', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
+    const grant = { for: 'session' as const, pins: ['id'] }
+    expect(await tm.confirmations.approve(id, { input: { id: 'x' }, grant })).toMatchObject({
+      status: 'invalid',
+    })
+    expect(tm.confirmations.grants()).toEqual([])
+    expect(tm.confirmations.get(id)).toBeDefined()
+    expect(await tm.confirmations.approve(id, { input: { id: 4 }, grant })).toEqual({
+      status: 'ok',
+      data: { closed: 4 },
+    })
+    expect(tm.confirmations.grants()[0].pins).toEqual([{ path: 'id', value: 4 }])
+    expect((await tm.call('tickets.close', { id: 3 })).status).toBe('needs_confirmation')
+    expect((await tm.call('tickets.close', { id: 4 })).status).toBe('ok')
+    expect(runs.map((r) => r.id)).toEqual([4, 4])
+  })
+
   it('ends a timed grant when its time is up, and lists it no more', async () => {
     vi.useFakeTimers()
     try {
