@@ -129,6 +129,52 @@ describe('one review for one turn', () => {
       `[measure] person clicks for "close tickets 3, 5 and 7, then file a ticket about the printer": ${clicks} (before: 4)`,
     )
     expect(clicks).toBeLessThanOrEqual(2)
+
+    // A session grant for tickets.close, given in the dialog on one close…
+    const seeded = await getTicket(9)
+    if (seeded?.status === 'closed') {
+      // The seed has #9 closed: open it again, as a person would, so there is something to close.
+      const reopened = await fetch(`${app.url}/api/tickets/9`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status: 'open' }),
+      })
+      expect(reopened.ok).toBe(true)
+    }
+    expect((await getTicket(12))?.status).not.toBe('closed')
+    await box.fill('close ticket 12')
+    await box.press('Enter')
+    const single = page.getByRole('alertdialog', { name: 'Close ticket' })
+    await single.waitFor()
+    await single.getByRole('button', { name: 'Allow for this session' }).click()
+    await expect.poll(async () => (await getTicket(12))?.status, { timeout: 20_000 }).toBe('closed')
+    await expect.poll(() => dialog(page).count()).toBe(0)
+
+    // …and a later "close ticket 9" asks nothing.
+    await page.evaluate(() => {
+      const counter = window as unknown as { dialogsSeen: number }
+      counter.dialogsSeen = 0
+      new MutationObserver(() => {
+        if (document.querySelector('[role="alertdialog"][open]')) counter.dialogsSeen++
+      }).observe(document.body, { subtree: true, childList: true, attributes: true })
+    })
+    await box.fill('close ticket 9')
+    await box.press('Enter')
+    await expect.poll(async () => (await getTicket(9))?.status, { timeout: 20_000 }).toBe('closed')
+    expect(
+      await page.evaluate(() => (window as unknown as { dialogsSeen: number }).dialogsSeen),
+    ).toBe(0)
+    expect(await dialog(page).count()).toBe(0)
+
+    // The activity log says who let it through.
+    const devtools = page.getByRole('complementary', { name: 'Toolmark devtools' })
+    await devtools.getByRole('button', { name: 'Toolmark devtools' }).click()
+    await devtools.getByRole('tab', { name: 'Activity' }).click()
+    const log = devtools.getByRole('tabpanel')
+    await expect.poll(() => log.textContent()).toContain('allowed by a grant')
+    console.log(
+      '[measure] "close ticket 9" after a session grant for tickets.close: 0 dialogs, 0 clicks',
+    )
     await page.close()
   })
 })
