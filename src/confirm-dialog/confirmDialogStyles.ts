@@ -48,6 +48,7 @@ ${root} [data-part=review] [data-part=more]{margin-block-start:.5rem}
 ${root} [data-part=row-label]{display:flex;align-items:flex-start;gap:.625rem;cursor:pointer;overflow-wrap:anywhere}
 ${root} [data-part=row-label] input{flex:none;inline-size:1.125rem;block-size:1.125rem;margin:.1875rem 0 0;accent-color:var(--_accent)}
 ${root} [data-part=row-title]{font-weight:600}
+${root} [data-part=row-summary]{display:block}
 ${root} [data-part=row-ended],${root} [data-part=review] [data-part=verify]{margin:.25rem 0 0;padding-inline-start:1.75rem;font-size:.8125rem;font-weight:600}
 ${root} [data-part=timer]{margin:0 0 1rem;color:var(--_muted);font-size:.8125rem;font-variant-numeric:tabular-nums}
 ${root} [data-part=outcome]{margin:0 0 1rem;padding-block:.625rem;padding-inline:.875rem;border-inline-start:3px solid var(--_danger);border-radius:6px;background:var(--_surface)}

@@ -22,7 +22,6 @@ import { useTicketSync } from './sync.ts'
 import { useNotify } from './toast.tsx'
 import { useTicketTools } from './tools.ts'
 
-
 /** The dialog's one-off approval keeps its plain name beside "Allow for this session". */
 const CONFIRM_LABELS = { allowOnce: 'Approve' }
 
