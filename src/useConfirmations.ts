@@ -1,6 +1,13 @@
 'use client'
 import { useEffect, useMemo, useSyncExternalStore } from 'react'
-import type { ApproveOptions, ConfirmationEntry, ToolResult, Toolmark } from '@toolmark/core'
+import type {
+  ApproveOptions,
+  ConfirmationAnswer,
+  ConfirmationEntry,
+  Grant,
+  ToolResult,
+  Toolmark,
+} from '@toolmark/core'
 import { useResolvedToolmark } from './ToolmarkContext'
 
 /** Options of {@link useConfirmations}. */
@@ -29,10 +36,28 @@ export interface UseConfirmationsResult {
   reject(id: string, reason?: string): Promise<ToolResult>
   approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
   rejectAll(reason?: string): Promise<ToolResult[]>
+  /**
+   * Approves the entries a person selected, one after another in queue order (each through
+   * `approve`, so a passkey is asked for each entry that needs one); resolves with `{ id, result }`
+   * per entry in that order. An entry that expired or was withdrawn meanwhile answers `refused
+   * confirmation_expired` and the rest still run; entries not named stay pending.
+   */
+  approveMany(ids: readonly string[], options?: { by?: 'dialog' }): Promise<ConfirmationAnswer[]>
+  /** Denies the entries named, in queue order; each call ends `cancelled operator`. */
+  rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
+  /**
+   * The grants people gave (`approve(id, { grant })`), oldest first: later calls they cover run
+   * without asking. The same array until one is made, used, revoked or ends.
+   */
+  grants: readonly Grant[]
+  /** Ends a grant at once (a call it already let through goes on); false when there is none. */
+  revokeGrant(id: string): boolean
 }
 
 const NONE: readonly ConfirmationEntry[] = Object.freeze([])
 const getServerSnapshot = () => NONE
+const NO_GRANTS: readonly Grant[] = Object.freeze([])
+const getServerGrants = () => NO_GRANTS
 
 /**
  * The registry's pending confirmations, for building your own approval UI (`<ConfirmDialog>` is
@@ -72,10 +97,12 @@ export function useConfirmationsFor(
     () => ({
       subscribe: (listener: () => void) => store.subscribe(listener),
       getSnapshot: () => store.list(),
+      getGrants: () => store.grants(),
     }),
     [store],
   )
   const items = useSyncExternalStore(source.subscribe, source.getSnapshot, getServerSnapshot)
+  const grants = useSyncExternalStore(source.subscribe, source.getGrants, getServerGrants)
 
   useEffect(() => {
     if (!presenter) return
@@ -88,9 +115,13 @@ export function useConfirmationsFor(
       reject: (id: string, reason?: string) => store.reject(id, reason),
       approveAll: (approveOptions?: { by?: 'dialog' }) => store.approveAll(approveOptions),
       rejectAll: (reason?: string) => store.rejectAll(reason),
+      approveMany: (ids: readonly string[], approveOptions?: { by?: 'dialog' }) =>
+        store.approveMany(ids, approveOptions),
+      rejectMany: (ids: readonly string[], reason?: string) => store.rejectMany(ids, reason),
+      revokeGrant: (id: string) => store.revokeGrant(id),
     }),
     [store],
   )
 
-  return useMemo(() => ({ items, ...actions }), [items, actions])
+  return useMemo(() => ({ items, grants, ...actions }), [items, grants, actions])
 }

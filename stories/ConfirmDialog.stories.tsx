@@ -228,8 +228,10 @@ const STATES = [
   'Denied',
   'With Changes',
   'Redacted',
-  'Queue',
-  'Queue Denied All',
+  'Review List',
+  'Review Some Approved',
+  'Review Withdrawn Row',
+  'Review Denied All',
   'Destructive',
   'Inline From Browser Agent',
   'Inline Approved',
@@ -422,8 +424,12 @@ export const Redacted: Story = {
   },
 }
 
-/** Three requests wait: the dialog shows them one at a time, and the person pages through. */
-export const Queue: Story = {
+/**
+ * Three requests of the assistant wait at once: one review list, a checkbox per row (ticked, as
+ * every row is on screen), each row's values, Deny all and Approve selected (3). No blind
+ * "Approve all", no pages.
+ */
+export const ReviewList: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
     const canvas = within(canvasElement)
@@ -431,25 +437,71 @@ export const Queue: Story = {
 
     for (const id of [41, 42, 43]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
 
-    const dialog = await canvas.findByRole('alertdialog')
-    await expect(dialog).toHaveTextContent('1 of 3')
-    await expect(dialog).toHaveAccessibleDescription(/#41/)
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Next' }))
-    await expect(dialog).toHaveTextContent('2 of 3')
-    await expect(dialog).toHaveAccessibleDescription(/#42/)
-    await expect(within(dialog).getByRole('button', { name: 'Deny all' })).toBeVisible()
-    await expect(within(dialog).getByRole('button', { name: 'Approve all' })).toBeVisible()
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Review 3 requests' })
+    await expect(dialog).toHaveTextContent('Requested by Assistant')
+    await expect(within(dialog).getAllByRole('checkbox')).toHaveLength(3)
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Approve selected (3)' })).toBeEnabled(),
+    )
+    await expect(within(dialog).getByRole('button', { name: 'Deny all' })).toHaveFocus()
+    await expect(within(dialog).queryByRole('button', { name: 'Approve all' })).toBeNull()
   },
 }
 
-/** A queue denied at once: every call ends `cancelled`, no ticket changes. */
-export const QueueDeniedAll: Story = {
+/**
+ * The person unticks one row and approves the other two: they run one after another, in queue
+ * order; the unticked request keeps waiting, now alone in the dialog.
+ */
+export const ReviewSomeApproved: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
     const canvas = within(canvasElement)
     await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
     for (const id of [41, 42, 43]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
-    const dialog = await canvas.findByRole('alertdialog')
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Review 3 requests' })
+
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: /#42/ }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve selected (2)' }))
+
+    const left = await canvas.findByRole('alertdialog', { name: 'Close ticket' })
+    await expect(left).toHaveAccessibleDescription(/#42/)
+    await expect(answers(canvasElement)).toHaveTextContent('Close ticket: approved')
+    await expect(tm.confirmations.list()).toHaveLength(1)
+  },
+}
+
+/**
+ * While the person reads, the app takes one tool away from the assistant: that row stays in the
+ * list, marked withdrawn, and cannot be ticked; the rest can still be approved.
+ */
+export const ReviewWithdrawnRow: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.delete')).toBeDefined())
+    await tm.call('tickets.close', { id: 41 }, { caller: 'inapp' })
+    await tm.call('tickets.delete', { id: 43 }, { caller: 'inapp' })
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Review 2 requests' })
+
+    tm.setPolicy({ inapp: { tools: { deny: ['tickets.delete'] } } })
+
+    const withdrawn = await within(dialog).findByRole('checkbox', { name: /#43/ })
+    await waitFor(() => expect(withdrawn).toBeDisabled())
+    await expect(withdrawn).toHaveAccessibleDescription('This request was withdrawn')
+    await waitFor(() =>
+      expect(within(dialog).getByRole('button', { name: 'Approve selected (1)' })).toBeEnabled(),
+    )
+  },
+}
+
+/** A review list denied at once: every call ends `cancelled`, no ticket changes. */
+export const ReviewDeniedAll: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    await waitFor(() => expect(tm.describe('tickets.close')).toBeDefined())
+    for (const id of [41, 42, 43]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+    const dialog = await canvas.findByRole('alertdialog', { name: 'Review 3 requests' })
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Deny all' }))
 

@@ -1,5 +1,5 @@
 import { StrictMode, createRef } from 'react'
-import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { z } from 'zod'
 import { createToolmark, errorResult, invalid, ok } from '@toolmark/core'
 import type { ToolResult, Toolmark } from '@toolmark/core'
@@ -288,7 +288,7 @@ describe('ConfirmDialog', () => {
     )
     await act(async () => {
       await tm.call('tickets.delete', { id: 7 }, { caller: 'inapp' })
-      await tm.call('tickets.close', { id: 8 }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 8 }, { caller: 'test' })
     })
 
     const dialog = screen.getByRole('alertdialog', { name: 'Delete ticket' })
@@ -298,18 +298,17 @@ describe('ConfirmDialog', () => {
     expect(remove).toHaveAttribute('data-variant', 'danger')
     expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
 
-    // The next request in the queue is not destructive: a plain Approve again.
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Next' }))
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete ticket' }))
+    await act(async () => {})
+    expect(run).toHaveBeenCalledTimes(1)
+
+    // The next request (another caller's) is not destructive: a plain Approve again.
+    expect(dialog).toHaveAccessibleDescription('Close ticket #8 and notify the requester')
     expect(dialog).not.toHaveAttribute('data-tone')
     expect(within(dialog).getByRole('button', { name: 'Approve' })).toHaveAttribute(
       'data-variant',
       'primary',
     )
-
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Previous' }))
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete ticket' }))
-    await act(async () => {})
-    expect(run).toHaveBeenCalledTimes(1)
   })
 
   it('says "Delete" on a destructive request without a title, and takes a label for it', async () => {
@@ -373,7 +372,64 @@ describe('ConfirmDialog', () => {
     expect(screen.getByRole('button', { name: 'Go' })).toHaveAttribute('data-danger', 'true')
   })
 
-  it('pages through a queue and answers all at once', async () => {
+  it('shows several requests of one caller as one review list and approves the selected ones in queue order', async () => {
+    const tm = createToolmark()
+    const ran: number[] = []
+    const close = vi.fn(() => ok(true))
+    registerClose(tm, close)
+    tm.register({
+      name: 'tickets.reopen',
+      title: 'Reopen ticket',
+      description: 'Reopens a ticket',
+      hints: { consequential: true },
+      input: z.object({ id: z.number() }),
+      summary: ({ id }) => `Reopen ticket #${id}`,
+      run: ({ id }) => {
+        ran.push(id)
+        return ok(true)
+      },
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await act(async () => {
+      await tm.call('tickets.reopen', { id: 1 }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 2 }, { caller: 'inapp' })
+      await tm.call('tickets.reopen', { id: 3 }, { caller: 'inapp' })
+    })
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Review 3 requests' })
+    expect(dialog).toHaveTextContent('Requested by Assistant')
+    expect(within(dialog).getAllByRole('checkbox')).toHaveLength(3)
+    expect(
+      within(dialog).getByRole('checkbox', { name: 'Reopen ticket Reopen ticket #1' }),
+    ).toBeChecked()
+    expect(
+      within(dialog).getByRole('checkbox', {
+        name: 'Close ticket Close ticket #2 and notify the requester',
+      }),
+    ).toBeChecked()
+    expect(within(dialog).queryByRole('button', { name: 'Approve all' })).not.toBeInTheDocument()
+    expect(within(dialog).queryByRole('button', { name: 'Next' })).not.toBeInTheDocument()
+    expect(within(dialog).getByRole('button', { name: 'Deny all' })).toHaveFocus()
+
+    // The person leaves the close out.
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: /Close ticket #2/ }))
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve selected (2)' }))
+    await waitFor(() => expect(ran).toEqual([1, 3]))
+    expect(close).not.toHaveBeenCalled()
+    // The unticked one stays pending, now alone: a dialog of its own.
+    expect(tm.confirmations.list().map((e) => e.summary)).toEqual([
+      'Close ticket #2 and notify the requester',
+    ])
+    expect(await screen.findByRole('alertdialog', { name: 'Close ticket' })).toBeInTheDocument()
+  })
+
+  it("keeps callers apart: one caller's list at a time, the others waiting", async () => {
     const tm = createToolmark()
     const run = vi.fn(() => ok(true))
     registerClose(tm, run)
@@ -385,28 +441,51 @@ describe('ConfirmDialog', () => {
       </StrictMode>,
     )
     await act(async () => {
-      for (const id of [1, 2, 3]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 2 }, { caller: 'test' })
+      await tm.call('tickets.close', { id: 3 }, { caller: 'inapp' })
     })
 
-    const dialog = screen.getByRole('alertdialog')
-    expect(dialog).toHaveTextContent('1 of 3')
-    expect(dialog).toHaveAccessibleDescription('Close ticket #1 and notify the requester')
-    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled()
+    const dialog = screen.getByRole('alertdialog', { name: 'Review 2 requests' })
+    expect(dialog).toHaveTextContent('Requested by Assistant')
+    expect(dialog).toHaveTextContent('1 more request waits after this')
+    expect(within(dialog).getAllByRole('checkbox')).toHaveLength(2)
+    expect(dialog).not.toHaveTextContent('Close ticket #2')
 
-    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
-    expect(dialog).toHaveTextContent('2 of 3')
-    expect(dialog).toHaveAccessibleDescription('Close ticket #2 and notify the requester')
-
-    fireEvent.click(screen.getByRole('button', { name: 'Approve all' }))
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Deny all' }))
     await act(async () => {})
 
-    expect(run).toHaveBeenCalledTimes(3)
-    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    expect(run).not.toHaveBeenCalled()
+    const next = screen.getByRole('alertdialog', { name: 'Close ticket' })
+    expect(next).toHaveTextContent('Requested by Test')
+    expect(next).toHaveAccessibleDescription('Close ticket #2 and notify the requester')
+    expect(within(next).getByRole('button', { name: 'Deny' })).toHaveFocus()
   })
 
-  it('stays on the same place in the queue after answering one', async () => {
+  it('reports a review row that was withdrawn meanwhile and runs the rest', async () => {
     const tm = createToolmark()
-    registerClose(tm)
+    const closed: number[] = []
+    tm.register({
+      name: 'tickets.close',
+      title: 'Close ticket',
+      description: 'Closes a ticket',
+      hints: { consequential: true },
+      input: z.object({ id: z.number() }),
+      summary: ({ id }) => `Close ticket #${id}`,
+      run: ({ id }) => {
+        closed.push(id)
+        return ok(true)
+      },
+    })
+    tm.register({
+      name: 'tickets.reopen',
+      title: 'Reopen ticket',
+      description: 'Reopens a ticket',
+      hints: { consequential: true },
+      input: z.object({ id: z.number() }),
+      summary: ({ id }) => `Reopen ticket #${id}`,
+      run: () => ok(true),
+    })
     render(
       <StrictMode>
         <ToolProvider toolmark={tm}>
@@ -415,16 +494,26 @@ describe('ConfirmDialog', () => {
       </StrictMode>,
     )
     await act(async () => {
-      for (const id of [1, 2, 3]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+      await tm.call('tickets.reopen', { id: 2 }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 3 }, { caller: 'inapp' })
     })
-    fireEvent.click(screen.getByRole('button', { name: 'Next' }))
+    const dialog = screen.getByRole('alertdialog', { name: 'Review 3 requests' })
 
-    fireEvent.click(screen.getByRole('button', { name: 'Deny' }))
-    await act(async () => {})
+    // The app takes the reopen tool away from the assistant while the person reads.
+    await act(async () => {
+      tm.setPolicy({ inapp: { tools: { deny: ['tickets.reopen'] } } })
+      await new Promise((r) => setTimeout(r, 0))
+    })
 
-    const dialog = screen.getByRole('alertdialog')
-    expect(dialog).toHaveTextContent('2 of 2')
-    expect(dialog).toHaveAccessibleDescription('Close ticket #3 and notify the requester')
+    const withdrawn = within(dialog).getByRole('checkbox', { name: /Reopen ticket #2/ })
+    expect(withdrawn).toBeDisabled()
+    expect(withdrawn).not.toBeChecked()
+    expect(withdrawn).toHaveAccessibleDescription('This request was withdrawn')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve selected (2)' }))
+
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument())
+    expect(closed).toEqual([1, 3])
   })
 
   it('uses the labels given for every visible string', async () => {
@@ -439,9 +528,9 @@ describe('ConfirmDialog', () => {
               deny: 'Refuser',
               callers: { inapp: 'Assistant IA' },
               requestedBy: (who) => `Demandé par ${who}`,
-              position: (n, total) => `${n} sur ${total}`,
               timeLeft: (s) => `Expire dans ${s} s`,
-              approveAll: 'Tout autoriser',
+              approveSelected: (n) => `Autoriser la sélection (${n})`,
+              reviewTitle: (n) => `${n} demandes`,
             }}
           />
         </ToolProvider>
@@ -453,14 +542,15 @@ describe('ConfirmDialog', () => {
       await tm.call('tickets.close', { id: 2 }, { caller: 'inapp' })
     })
 
-    const dialog = screen.getByRole('alertdialog')
+    const dialog = screen.getByRole('alertdialog', { name: '2 demandes' })
     expect(dialog).toHaveTextContent('Demandé par Assistant IA')
-    expect(dialog).toHaveTextContent('1 sur 2')
     expect(dialog).toHaveTextContent('Expire dans 600 s')
+    expect(screen.getByRole('button', { name: 'Autoriser la sélection (2)' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Deny all' })).toBeInTheDocument()
+
+    await act(() => tm.confirmations.reject(tm.confirmations.list()[0].id))
     expect(screen.getByRole('button', { name: 'Refuser' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Autoriser' })).toBeInTheDocument()
-    expect(screen.getByRole('button', { name: 'Tout autoriser' })).toBeInTheDocument()
-    expect(screen.getByRole('button', { name: 'Deny all' })).toBeInTheDocument()
   })
 
   it('spreads other props on the dialog and runs consumer handlers first', async () => {
@@ -654,7 +744,8 @@ describe('ConfirmDialog', () => {
       </StrictMode>,
     )
     await act(async () => {
-      for (const id of [1, 2]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 2 }, { caller: 'test' })
     })
     const [first] = tm.confirmations.list()
 
@@ -662,7 +753,7 @@ describe('ConfirmDialog', () => {
 
     const dialog = screen.getByRole('alertdialog')
     expect(dialog).toHaveAccessibleDescription('Close ticket #2 and notify the requester')
-    expect(dialog).not.toHaveTextContent('of 2')
+    expect(dialog).not.toHaveTextContent('waits after this')
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Deny' })).toHaveFocus()
   })

@@ -172,6 +172,55 @@ describe('useConfirmations', () => {
     expect(screen.getByText('0 pending')).toBeInTheDocument()
   })
 
+  it('approves the selected entries in queue order and denies the rest, leaving none it was not given', async () => {
+    const tm = createToolmark()
+    const closed: number[] = []
+    registerClose(tm, closed)
+    const answered: string[] = []
+    function Review() {
+      const { items, approveMany, rejectMany } = useConfirmations()
+      // The person picked the third and the first, in that order.
+      const picked = [items[2], items[0]].filter(Boolean).map((item) => item.id)
+      return (
+        <>
+          <p>{items.map((item) => item.summary).join(' | ') || 'none'}</p>
+          <button
+            onClick={async () => {
+              const answers = await approveMany(picked, { by: 'dialog' })
+              answered.push(...answers.map((a) => `${a.id}:${a.result.status}`))
+            }}
+          >
+            Approve selected
+          </button>
+          <button onClick={() => rejectMany(items.map((item) => item.id))}>Deny all</button>
+        </>
+      )
+    }
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Review />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await act(async () => {
+      for (const id of [1, 2, 3]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+    })
+    const [first, , third] = tm.confirmations.list().map((e) => e.id)
+
+    fireEvent.click(screen.getByRole('button', { name: 'Approve selected' }))
+    await flush()
+
+    expect(closed).toEqual([1, 3])
+    expect(answered).toEqual([`${first}:ok`, `${third}:ok`])
+    expect(screen.getByText('Close ticket #2')).toBeInTheDocument()
+
+    fireEvent.click(screen.getByRole('button', { name: 'Deny all' }))
+    await flush()
+    expect(closed).toEqual([1, 3])
+    expect(screen.getByText('none')).toBeInTheDocument()
+  })
+
   it('keeps the same items array while nothing changes', async () => {
     const tm = createToolmark()
     registerClose(tm, [])

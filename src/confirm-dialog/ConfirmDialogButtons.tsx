@@ -4,9 +4,12 @@ import type { ConfirmDialogLabels } from './confirmDialogLabels'
 /**
  * The built-in Deny and Approve buttons; Deny takes `denyRef`, so focus starts there. For a
  * destructive request the approve button says what it does ("Delete ticket") in danger colors.
+ * With `allowForSession` (a request the ceilings let a person grant), approve reads "Allow once"
+ * and "Allow for this session" stands beside it.
  */
 export function ConfirmDialogButtons({
   approve,
+  allowForSession,
   deny,
   pending,
   denyRef,
@@ -14,6 +17,7 @@ export function ConfirmDialogButtons({
   destructive,
 }: {
   approve: () => void
+  allowForSession?: () => void
   deny: () => void
   pending: boolean
   denyRef: RefCallback<HTMLElement>
@@ -26,6 +30,17 @@ export function ConfirmDialogButtons({
       <button ref={denyRef} type="button" data-action="deny" disabled={pending} onClick={deny}>
         {labels.deny}
       </button>
+      {allowForSession ? (
+        <button
+          type="button"
+          data-action="allow-session"
+          data-variant="secondary"
+          disabled={pending}
+          onClick={allowForSession}
+        >
+          {labels.allowSession}
+        </button>
+      ) : null}
       <button
         type="button"
         data-action="approve"
@@ -37,29 +52,9 @@ export function ConfirmDialogButtons({
           ? labels.working
           : destructive
             ? labels.approveDestructive(destructive)
-            : labels.approve}
-      </button>
-    </div>
-  )
-}
-
-/** Deny all and Approve all, shown while several requests wait. */
-export function ConfirmDialogBulkButtons({
-  approveAll,
-  denyAll,
-  labels,
-}: {
-  approveAll: () => void
-  denyAll: () => void
-  labels: ConfirmDialogLabels
-}) {
-  return (
-    <div data-part="bulk">
-      <button type="button" onClick={denyAll}>
-        {labels.denyAll}
-      </button>
-      <button type="button" onClick={approveAll}>
-        {labels.approveAll}
+            : allowForSession
+              ? labels.allowOnce
+              : labels.approve}
       </button>
     </div>
   )

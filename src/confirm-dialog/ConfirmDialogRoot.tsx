@@ -13,10 +13,10 @@ import type { FieldChange, Toolmark } from '@toolmark/core'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { resolveLabels, type ConfirmDialogLabelsInput } from './confirmDialogLabels'
 import { ROOT_ATTRIBUTE } from './rootAttribute'
-import { ConfirmDialogBulkButtons, ConfirmDialogButtons } from './ConfirmDialogButtons'
+import { ConfirmDialogButtons } from './ConfirmDialogButtons'
 import { ConfirmDialogDetails } from './ConfirmDialogDetails'
 import { ConfirmDialogOutcome } from './ConfirmDialogOutcome'
-import { ConfirmDialogQueue } from './ConfirmDialogQueue'
+import { ConfirmDialogReview, ConfirmDialogReviewButtons } from './ConfirmDialogReview'
 import { isExpiredOutcome } from './confirmDialogState'
 import { useAppColorScheme } from '../theme/useAppColorScheme'
 import { useComposedRef } from './useComposedRef'
@@ -27,6 +27,11 @@ import { AgentText } from './AgentText'
 /** What `renderActions` receives to draw its own Approve and Deny controls. */
 export interface ConfirmDialogActions {
   approve(): void
+  /**
+   * Present when the dialog offers grants (`offerGrants`) and the request allows one: approves
+   * and lets later calls of the same tool by the same caller run without asking until reload.
+   */
+  allowForSession?: () => void
   deny(): void
   /**
    * Put it on the deny control (`<Button ref={denyRef}>`): focus starts there whenever a request
@@ -62,7 +67,11 @@ export interface ConfirmDialogProps extends Omit<
   colorScheme?: 'system' | 'light' | 'dark'
   /** Draws the changes instead of the built-in table. */
   renderChanges?: (changes: FieldChange[]) => ReactNode
-  /** Draws the Approve and Deny controls instead of the built-in buttons; see `denyRef`. */
+  /**
+   * Draws the Approve and Deny controls of a single request instead of the built-in buttons; see
+   * `denyRef`. A review list (several requests of one agent) keeps its own Deny all and Approve
+   * selected buttons.
+   */
   renderActions?: (actions: ConfirmDialogActions) => ReactNode
   /**
    * Shows a Stop button in the dialog that calls this: pass your chat's `stop` (from
@@ -71,6 +80,13 @@ export interface ConfirmDialogProps extends Omit<
    * Default: no Stop button.
    */
   onStop?: () => void
+  /**
+   * Offers "Allow for this session" beside "Allow once" on requests whose tool a person may grant
+   * (`entry.grantable`: never destructive or verified tools, and as the tool's `grant` and
+   * `policy[caller].grants` allow). Later calls of that tool by that caller then run without
+   * asking until the page reloads or the grant is revoked. Default `false`: each call asks.
+   */
+  offerGrants?: boolean
 }
 
 /** What {@link ConfirmDialogRoot} takes: the public props, and the stylesheet to inject, if any. */
@@ -92,6 +108,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       renderChanges,
       renderActions,
       onStop,
+      offerGrants = false,
       onCancel,
       onClose,
       ...rest
@@ -143,9 +160,20 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       if (element && !element.open && entry !== undefined) dialog.closedByBrowser()
     }
 
-    const showQueue = dialog.queue.length > 1 && dialog.asking
+    const { review } = dialog
     const who = entry ? (labels.callers[entry.caller] ?? entry.caller) : ''
-    const destructive = entry?.hints.destructive === true
+    const destructive = review
+      ? dialog.selected.some((item) => item.hints.destructive === true)
+      : entry?.hints.destructive === true
+    const openRows = review?.filter((row) => !row.ended) ?? []
+    const expiresAt = review
+      ? Math.min(...openRows.map((row) => row.entry.expiresAt))
+      : current?.expiresAt
+    const showTimer = dialog.asking && expiresAt !== undefined && Number.isFinite(expiresAt)
+    const allowForSession =
+      !review && offerGrants && entry?.grantable === true && !destructive && entry.verify !== true
+        ? dialog.allowForSession
+        : undefined
 
     return (
       <dialog
@@ -154,6 +182,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
         data-color-scheme={colorScheme}
         data-app-color-scheme={colorScheme === 'system' ? appScheme : undefined}
         data-tone={destructive ? 'danger' : undefined}
+        data-view={review ? 'review' : undefined}
         ref={ref}
         role="alertdialog"
         aria-modal="true"
@@ -169,26 +198,39 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
           <>
             <div data-part="meta">
               <p data-part="caller">{labels.requestedBy(who)}</p>
-              {showQueue ? (
-                <ConfirmDialogQueue
-                  index={dialog.index}
-                  total={dialog.queue.length}
-                  labels={labels}
-                  onSelect={(index) => {
-                    modal.keepFocus()
-                    dialog.select(index)
-                  }}
-                />
+              {dialog.waiting > 0 && dialog.asking ? (
+                <p data-part="waiting">{labels.waiting(dialog.waiting)}</p>
               ) : null}
             </div>
-            <h2 id={titleId} data-part="title">
-              <AgentText text={entry.title ?? entry.tool} />
-            </h2>
-            <p id={descriptionId} data-part="summary">
-              <AgentText text={entry.summary} />
-            </p>
-            {entry.verify ? <p data-part="verify">{labels.verify}</p> : null}
-            <ConfirmDialogDetails entry={entry} labels={labels} renderChanges={renderChanges} />
+            {review ? (
+              <>
+                <h2 id={titleId} data-part="title">
+                  {labels.reviewTitle(review.length)}
+                </h2>
+                <p id={descriptionId} data-part="summary">
+                  {labels.reviewHint}
+                </p>
+                <ConfirmDialogReview
+                  rows={review}
+                  labels={labels}
+                  renderChanges={renderChanges}
+                  busy={answering}
+                  onToggle={dialog.toggle}
+                  onSeen={dialog.seen}
+                />
+              </>
+            ) : (
+              <>
+                <h2 id={titleId} data-part="title">
+                  <AgentText text={entry.title ?? entry.tool} />
+                </h2>
+                <p id={descriptionId} data-part="summary">
+                  <AgentText text={entry.summary} />
+                </p>
+                {entry.verify ? <p data-part="verify">{labels.verify}</p> : null}
+                <ConfirmDialogDetails entry={entry} labels={labels} renderChanges={renderChanges} />
+              </>
+            )}
             {outcomes.length > 0 ? (
               <div data-part="outcome" role="alert">
                 {outcomes.map((outcome) => (
@@ -200,9 +242,9 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
                   />
                 ))}
               </div>
-            ) : dialog.asking && current ? (
+            ) : showTimer ? (
               <p data-part="timer">
-                {labels.timeLeft(Math.max(0, Math.ceil((current.expiresAt - dialog.now) / 1000)))}
+                {labels.timeLeft(Math.max(0, Math.ceil((expiresAt - dialog.now) / 1000)))}
               </p>
             ) : null}
             {outcomes.length > 0 ? (
@@ -211,35 +253,36 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
                   {labels.close}
                 </button>
               </div>
+            ) : review ? (
+              <ConfirmDialogReviewButtons
+                approveSelected={dialog.approveSelected}
+                denyAll={dialog.deny}
+                count={dialog.selected.length}
+                pending={answering}
+                destructive={destructive}
+                denyRef={denyRef}
+                labels={labels}
+              />
+            ) : renderActions ? (
+              renderActions({
+                approve: dialog.approve,
+                ...(allowForSession ? { allowForSession } : {}),
+                deny: dialog.deny,
+                denyRef,
+                pending: answering,
+                expired: outcomes.some(isExpiredOutcome),
+                destructive,
+              })
             ) : (
-              <>
-                {showQueue ? (
-                  <ConfirmDialogBulkButtons
-                    approveAll={dialog.approveAll}
-                    denyAll={dialog.denyAll}
-                    labels={labels}
-                  />
-                ) : null}
-                {renderActions ? (
-                  renderActions({
-                    approve: dialog.approve,
-                    deny: dialog.deny,
-                    denyRef,
-                    pending: answering,
-                    expired: outcomes.some(isExpiredOutcome),
-                    destructive,
-                  })
-                ) : (
-                  <ConfirmDialogButtons
-                    approve={dialog.approve}
-                    deny={dialog.deny}
-                    pending={answering}
-                    denyRef={denyRef}
-                    labels={labels}
-                    destructive={destructive ? entry : undefined}
-                  />
-                )}
-              </>
+              <ConfirmDialogButtons
+                approve={dialog.approve}
+                allowForSession={allowForSession}
+                deny={dialog.deny}
+                pending={answering}
+                denyRef={denyRef}
+                labels={labels}
+                destructive={destructive ? entry : undefined}
+              />
             )}
             {onStop ? (
               <div data-part="stop">

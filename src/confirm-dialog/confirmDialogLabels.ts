@@ -13,17 +13,29 @@ export interface ConfirmDialogLabels {
    */
   approveDestructive: (request: { tool: string; title?: string }) => string
   deny: string
-  approveAll: string
+  /** Approves the ticked rows of a review list, e.g. "Approve selected (3)". */
+  approveSelected: (count: number) => string
+  /** Denies every open row of a review list. */
+  /** The plain approve button when "Allow for this session" is offered beside it. */
+  allowOnce: string
+  /**
+   * Approves and grants the caller later calls of the same tool until the page reloads, offered
+   * with `offerGrants` on requests the ceilings allow (`entry.grantable`).
+   */
+  allowSession: string
   denyAll: string
-  /** The queue's navigation buttons. */
-  previous: string
-  next: string
+  /** The title of a review list, e.g. "Review 3 requests". */
+  reviewTitle: (count: number) => string
+  /** Said under a review list's title: what approving does and what happens to the rest. */
+  reviewHint: string
+  /** Marks a review row whose request the agent withdrew (stopped, or access went away). */
+  withdrawn: string
+  /** Requests of other agents that wait their turn, e.g. "2 more requests wait after these". */
+  waiting: (count: number) => string
   /** Dismisses an outcome. */
   close: string
   /** The approve button while the tool runs. */
   working: string
-  /** Queue position, e.g. "2 of 3". */
-  position: (current: number, total: number) => string
   /** Time left until the request expires, e.g. "Expires in 9:58". */
   timeLeft: (seconds: number) => string
   /** Shown when the request expired before an answer (or when approving found it expired). */
@@ -89,13 +101,18 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   approve: 'Approve',
   approveDestructive: (request: { tool: string; title?: string }) => request.title ?? 'Delete',
   deny: 'Deny',
-  approveAll: 'Approve all',
+  approveSelected: (count: number) => `Approve selected (${count})`,
+  allowOnce: 'Allow once',
+  allowSession: 'Allow for this session',
   denyAll: 'Deny all',
-  previous: 'Previous',
-  next: 'Next',
+  reviewTitle: (count: number) => `Review ${count} requests`,
+  reviewHint:
+    'Tick what to allow; approved requests run one after another, in order. Unticked requests keep waiting.',
+  withdrawn: 'This request was withdrawn',
+  waiting: (count: number) =>
+    count === 1 ? '1 more request waits after this' : `${count} more requests wait after this`,
   close: 'Close',
   working: 'Working…',
-  position: (current: number, total: number) => `${current} of ${total}`,
   timeLeft: (seconds: number) => `Expires in ${formatDuration(seconds)}`,
   expired: 'This request expired',
   changes: 'Changes',

@@ -1,25 +1,42 @@
 /**
- * What `<ConfirmDialog>` remembers between renders, as one reducer: which request of the queue
- * is selected, which approval is running, which outcomes the person must read, and the clock
- * that expires requests on screen. React-free: the hook feeds it actions and the store's list.
+ * What `<ConfirmDialog>` remembers between renders, as one reducer: which approvals run, which
+ * outcomes the person must read, what the person ticked in a review list and which of its rows
+ * they have seen, the rows that ended while on screen, and the clock that expires requests on
+ * screen. React-free: the hook feeds it actions and the store's list.
  */
 
-import type { ConfirmationEntry, ToolResult } from '@toolmark/core'
+import type { Caller, ConfirmationEntry, ToolResult } from '@toolmark/core'
 
 /** Something the person must read before going on: an approval that did not go as asked. */
 export type Outcome =
   | { kind: 'expired'; entry: ConfirmationEntry }
   | { kind: 'result'; entry: ConfirmationEntry; result: ToolResult }
 
+/** Why a review row ended while it was on screen, without the dialog's answer. */
+export type LeftReason = 'expired' | 'withdrawn'
+
+/** One row of a review list. */
+export interface ReviewRow {
+  entry: ConfirmationEntry
+  /** Set when the request can no longer be approved; the row stays so the person reads why. */
+  ended?: LeftReason
+  /** Whether it is ticked: what the person chose, else whether the row has been on screen. */
+  checked: boolean
+}
+
 export interface ConfirmDialogState {
-  /** The request picked in the queue; its index is the fallback once it leaves the queue. */
-  selected: { id: string; index: number }
-  /** The request whose approval runs (Approve, or the first one of Approve all). */
-  answering: ConfirmationEntry | undefined
+  /** The requests whose approval runs (one, or a review list's selection), in queue order. */
+  answering: readonly ConfirmationEntry[]
   /** Outcomes on screen, in place of the queue, until dismissed. */
   outcomes: readonly Outcome[]
   /** Expired requests the person dismissed, hidden until the registry drops them. */
   dismissed: ReadonlySet<string>
+  /** Review rows the person ticked (true) or unticked (false); the others follow `seen`. */
+  choices: ReadonlyMap<string, boolean>
+  /** Review rows that have been wholly on screen: only those are ticked by default. */
+  seen: ReadonlySet<string>
+  /** Review rows that expired or were withdrawn while on screen, until the person answers. */
+  left: readonly { entry: ConfirmationEntry; reason: LeftReason }[]
   /** The clock (ms), moved on every second while a request is on screen. */
   now: number
   /** Counts the times the browser closed the dialog on its own; each one opens it again. */
@@ -27,26 +44,33 @@ export interface ConfirmDialogState {
 }
 
 export type ConfirmDialogAction =
-  // queue
-  | { type: 'selected'; id: string; index: number }
   // answering
-  | { type: 'answering'; entry: ConfirmationEntry }
+  | { type: 'answering'; entries: readonly ConfirmationEntry[] }
   | { type: 'answered'; outcomes: readonly Outcome[] }
   // outcome
   | { type: 'dismissed'; expired: readonly string[] }
   | { type: 'closedByBrowser' }
+  // review list
+  | { type: 'toggled'; id: string; checked: boolean }
+  | { type: 'seen'; ids: readonly string[] }
+  | { type: 'left'; entry: ConfirmationEntry; reason: LeftReason }
   // expiry
   | { type: 'ticked'; now: number }
   | { type: 'expired'; entry: ConfirmationEntry }
 
 const NO_IDS: ReadonlySet<string> = new Set()
+const NO_CHOICES: ReadonlyMap<string, boolean> = new Map()
 const NO_OUTCOMES: readonly Outcome[] = []
+const NO_ENTRIES: readonly ConfirmationEntry[] = []
+const NO_LEFT: ConfirmDialogState['left'] = []
 
 export const initialConfirmDialogState: ConfirmDialogState = {
-  selected: { id: '', index: 0 },
-  answering: undefined,
+  answering: NO_ENTRIES,
   outcomes: NO_OUTCOMES,
   dismissed: NO_IDS,
+  choices: NO_CHOICES,
+  seen: NO_IDS,
+  left: NO_LEFT,
   now: 0,
   reopened: 0,
 }
@@ -56,20 +80,21 @@ export function confirmDialogReducer(
   action: ConfirmDialogAction,
 ): ConfirmDialogState {
   switch (action.type) {
-    case 'selected':
-      return { ...state, selected: { id: action.id, index: action.index } }
     case 'answering':
-      return { ...state, answering: action.entry }
+      return { ...state, answering: action.entries }
     case 'answered':
       return {
         ...state,
-        answering: undefined,
+        answering: NO_ENTRIES,
+        // What ended on screen was read; the rows left waiting keep the person's ticks.
+        left: NO_LEFT,
         outcomes: action.outcomes.length > 0 ? action.outcomes : state.outcomes,
       }
     case 'dismissed':
       return {
         ...state,
         outcomes: NO_OUTCOMES,
+        left: NO_LEFT,
         dismissed:
           action.expired.length > 0
             ? new Set([...state.dismissed, ...action.expired])
@@ -77,34 +102,54 @@ export function confirmDialogReducer(
       }
     case 'closedByBrowser':
       return { ...state, reopened: state.reopened + 1 }
+    case 'toggled':
+      return { ...state, choices: new Map(state.choices).set(action.id, action.checked) }
+    case 'seen': {
+      const fresh = action.ids.filter((id) => !state.seen.has(id))
+      return fresh.length === 0 ? state : { ...state, seen: new Set([...state.seen, ...fresh]) }
+    }
+    case 'left':
+      if (state.left.some((row) => row.entry.id === action.entry.id)) return state
+      return { ...state, left: [...state.left, { entry: action.entry, reason: action.reason }] }
     case 'ticked':
       return action.now === state.now ? state : { ...state, now: action.now }
     case 'expired':
       // Only the request on screen expires this way; an outcome or a running approval decides.
-      if (state.answering || state.outcomes.length > 0) return state
+      if (state.answering.length > 0 || state.outcomes.length > 0) return state
       return { ...state, outcomes: [{ kind: 'expired', entry: action.entry }] }
   }
 }
 
 /** What the dialog shows, worked out from the state and the store's pending list. */
 export interface ConfirmDialogView {
-  /** The pending requests the person can page through. */
+  /** The pending requests, minus dismissed ones, oldest first. */
   queue: readonly ConfirmationEntry[]
-  /** The selected request's index in `queue`. */
-  index: number
-  /** The selected request, when there is one. */
+  /** The caller whose requests are on screen (one caller's requests at a time). */
+  caller: Caller | undefined
+  /**
+   * Set when several requests of that caller are on screen at once: one row each, in queue
+   * order, ended rows included. Undefined for a single request.
+   */
+  review: readonly ReviewRow[] | undefined
+  /** The single request on screen, when there is one. */
   current: ConfirmationEntry | undefined
-  /** The request the dialog is about: an outcome's, the running approval's, or `current`. */
+  /** The request the dialog is about: an outcome's, the running approval's, or the first one. */
   entry: ConfirmationEntry | undefined
-  /** Outcomes on screen, including the selected request once the clock passed its expiry. */
+  /** Outcomes on screen, including the single request once the clock passed its expiry. */
   outcomes: readonly Outcome[]
   /** Whether an approval runs. */
   answering: boolean
-  /** Whether a request waits for an answer on screen (the clock runs only then). */
+  /** Whether requests wait for an answer on screen (the clock runs only then). */
   asking: boolean
+  /** Requests of other callers that wait until these are answered. */
+  waiting: number
+  /** The review rows ticked and still open: what "Approve selected" approves, in queue order. */
+  selected: readonly ConfirmationEntry[]
   /** Names what is on screen; focus moves when it changes. */
   key: string | undefined
 }
+
+const byAge = (a: ConfirmationEntry, b: ConfirmationEntry) => a.createdAt - b.createdAt
 
 export function confirmDialogView(
   state: ConfirmDialogState,
@@ -112,10 +157,32 @@ export function confirmDialogView(
 ): ConfirmDialogView {
   const queue =
     state.dismissed.size === 0 ? items : items.filter((item) => !state.dismissed.has(item.id))
-  const found = queue.findIndex((item) => item.id === state.selected.id)
-  const index = found >= 0 ? found : Math.min(state.selected.index, Math.max(0, queue.length - 1))
-  const current = queue[index] as ConfirmationEntry | undefined
-  const answering = state.answering !== undefined
+  const answering = state.answering.length > 0
+  const caller = state.answering[0]?.caller ?? queue[0]?.caller ?? state.left[0]?.entry.caller
+  const group = queue.filter((item) => item.caller === caller)
+  const left = state.left.filter(
+    (row) => row.entry.caller === caller && !group.some((item) => item.id === row.entry.id),
+  )
+  const waiting = queue.length - group.length
+
+  let review: ReviewRow[] | undefined
+  const reviewing =
+    state.answering.length > 1 ||
+    (!answering && (group.length + left.length > 1 || (group.length === 0 && left.length > 0)))
+  if (state.outcomes.length === 0 && reviewing) {
+    const rows: ReviewRow[] = (answering ? state.answering : group).map((entry) => {
+      const ended: LeftReason | undefined =
+        !answering && state.now >= entry.expiresAt ? 'expired' : undefined
+      const checked = ended ? false : (state.choices.get(entry.id) ?? state.seen.has(entry.id))
+      return ended ? { entry, ended, checked } : { entry, checked }
+    })
+    if (!answering) {
+      for (const row of left) rows.push({ entry: row.entry, ended: row.reason, checked: false })
+    }
+    review = rows.sort((a, b) => byAge(a.entry, b.entry))
+  }
+
+  const current = review || answering ? undefined : group[0]
   const expiredNow =
     state.outcomes.length === 0 &&
     !answering &&
@@ -127,16 +194,28 @@ export function confirmDialogView(
       : expiredNow && current
         ? [{ kind: 'expired', entry: current }]
         : NO_OUTCOMES
-  const entry = outcomes[0]?.entry ?? state.answering ?? current
-  const key = outcomes.length > 0 ? `outcome:${entry?.id}` : answering ? 'answering' : entry?.id
+  const entry = outcomes[0]?.entry ?? state.answering[0] ?? current ?? review?.[0]?.entry
+  const selected =
+    review && !answering ? review.filter((row) => row.checked).map((row) => row.entry) : NO_ENTRIES
+  const key =
+    outcomes.length > 0
+      ? `outcome:${entry?.id}`
+      : answering
+        ? 'answering'
+        : review
+          ? `review:${caller}`
+          : entry?.id
   return {
     queue,
-    index,
+    caller,
+    review,
     current,
     entry,
     outcomes,
     answering,
     asking: entry !== undefined && outcomes.length === 0 && !answering,
+    waiting,
+    selected,
     key,
   }
 }

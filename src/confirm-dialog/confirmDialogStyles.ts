@@ -23,7 +23,6 @@ ${root}:focus{outline:none}
 ${root} *,${root} *::before,${root} *::after{box-sizing:inherit}
 ${root} [data-part=meta]{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5rem;margin:0 0 .25rem;color:var(--_muted);font-size:.8125rem}
 ${root} [data-part=meta] p{margin:0}
-${root} [data-part=nav]{display:flex;align-items:center;gap:.375rem}
 ${root} [data-part=title]{margin:0 0 .5rem;font-size:1.125rem;font-weight:600;line-height:1.35}
 ${root} [data-part=summary]{margin:0 0 1rem;overflow-wrap:anywhere}
 ${root} [data-part=changes],${root} [data-part=values]{inline-size:100%;border-collapse:collapse;margin:0 0 1rem;font-size:.875rem}
@@ -39,17 +38,28 @@ ${root} [data-part=before]{color:var(--_muted)}
 ${root} [data-part=after]::before{content:'→ '/'';color:var(--_muted)}
 ${root} [data-part=after]:dir(rtl)::before{content:'← '/''}
 ${root} [data-part=masked]{letter-spacing:.1em}
+${root} [data-part=review]{list-style:none;margin:0 0 1rem;padding:0;max-block-size:max(12rem,calc(100dvh - 17rem));overflow:auto;border:1px solid var(--_border);border-radius:8px}
+${root} [data-part=review]>li{padding-block:.75rem;padding-inline:.875rem;border-block-end:1px solid var(--_border)}
+${root} [data-part=review]>li:last-child{border-block-end:0}
+${root} [data-part=review]>li[data-tone=danger]{border-inline-start:4px solid var(--_danger)}
+${root} [data-part=review]>li[data-ended]{background:var(--_surface)}
+${root} [data-part=review] [data-part=changes],${root} [data-part=review] [data-part=values]{margin-block:.5rem 0}
+${root} [data-part=review] [data-part=more]{margin-block-start:.5rem}
+${root} [data-part=row-label]{display:flex;align-items:flex-start;gap:.625rem;cursor:pointer;overflow-wrap:anywhere}
+${root} [data-part=row-label] input{flex:none;inline-size:1.125rem;block-size:1.125rem;margin:.1875rem 0 0;accent-color:var(--_accent)}
+${root} [data-part=row-title]{font-weight:600}
+${root} [data-part=row-summary]{display:block}
+${root} [data-part=row-ended],${root} [data-part=review] [data-part=verify]{margin:.25rem 0 0;padding-inline-start:1.75rem;font-size:.8125rem;font-weight:600}
 ${root} [data-part=timer]{margin:0 0 1rem;color:var(--_muted);font-size:.8125rem;font-variant-numeric:tabular-nums}
 ${root} [data-part=outcome]{margin:0 0 1rem;padding-block:.625rem;padding-inline:.875rem;border-inline-start:3px solid var(--_danger);border-radius:6px;background:var(--_surface)}
 ${root} [data-part=outcome] p{margin:0}
 ${root} [data-part=outcome] p+p,${root} [data-part=outcome] ul{margin-block-start:.25rem}
 ${root} [data-part=outcome] ul{margin-block-end:0;padding-inline-start:1.25rem}
 ${root} [data-part=outcome-title]{font-weight:600}
-${root} [data-part=bulk],${root} [data-part=actions]{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.5rem}
-${root} [data-part=bulk]{margin-block-end:.5rem}
+${root} [data-part=actions]{display:flex;flex-wrap:wrap;justify-content:flex-end;gap:.5rem}
 ${root} [data-part=stop]{display:flex;justify-content:flex-start;margin-block-start:.75rem;padding-block-start:.75rem;border-block-start:1px solid var(--_border)}
 ${root} button{font:inherit;font-weight:500;min-block-size:2.25rem;padding-block:.4375rem;padding-inline:1rem;border:1px solid var(--_border);border-radius:8px;background:var(--_bg);color:var(--_fg);cursor:pointer}
-${root} [data-part=nav] button,${root} button[data-part=more]{min-block-size:1.75rem;padding-block:.125rem;padding-inline:.625rem}
+${root} button[data-part=more]{min-block-size:1.75rem;padding-block:.125rem;padding-inline:.625rem}
 ${root} button[data-part=more]{font-size:.8125rem;white-space:normal}
 ${root} button[data-variant=primary]{background:var(--_accent);border-color:var(--_accent);color:var(--_accent-fg)}
 ${root} button[data-variant=danger]{background:var(--_danger);border-color:var(--_danger);color:var(--_danger-fg)}

@@ -16,6 +16,11 @@ import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 const DIALOG = 'dialog'
 /** Approvals from the dialog's own buttons say so (a label for the log, not proof of a person). */
 const BY_DIALOG: ApproveOptions = Object.freeze({ by: DIALOG })
+/** "Allow for this session": the approval also grants later calls of the tool by the caller. */
+const FOR_SESSION: ApproveOptions = Object.freeze({
+  by: DIALOG,
+  grant: Object.freeze({ for: 'session' as const }),
+})
 
 /** What {@link useConfirmDialog} returns: the view and what the person can do. */
 export interface UseConfirmDialogResult extends ConfirmDialogView {
@@ -24,12 +29,17 @@ export interface UseConfirmDialogResult extends ConfirmDialogView {
   /** Changes each time the browser closed the dialog on its own, so it opens again. */
   reopened: number
   approve(): void
-  approveAll(): void
-  /** Denies the request on screen, or dismisses the outcomes on screen. */
+  /** Approves the request on screen and grants its caller later calls of its tool (session). */
+  allowForSession(): void
+  /** Approves the ticked rows of the review list, one after another in queue order. */
+  approveSelected(): void
+  /** Denies the request on screen (every open row of a review list), or dismisses the outcomes. */
   deny(): void
-  denyAll(): void
   dismiss(): void
-  select(index: number): void
+  /** Ticks or unticks a review row. */
+  toggle(id: string, checked: boolean): void
+  /** Review rows that came wholly on screen. */
+  seen(ids: readonly string[]): void
   /** The browser closed the dialog without asking: a denial, never an approval. */
   closedByBrowser(): void
 }
@@ -39,19 +49,23 @@ export interface UseConfirmDialogResult extends ConfirmDialogView {
  * the request selected in the queue, the approval that runs, the outcomes to read and the clock.
  */
 export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
-  const { items, approve, reject, approveAll, rejectAll } = useConfirmationsFor(
+  const { items, approve, reject, approveMany, rejectMany } = useConfirmationsFor(
     { toolmark: tm },
     '<ConfirmDialog>',
   )
   const [state, dispatch] = useReducer(confirmDialogReducer, initialConfirmDialogState)
   const view = confirmDialogView(state, items)
-  const { asking, current, queue, outcomes } = view
+  const { asking, current, outcomes, review, selected } = view
 
   // One answer at a time, also when two clicks land before the next render.
   const busy = useRef(false)
   const onScreen = useRef<ConfirmationEntry | undefined>(undefined)
+  const rowsOnScreen = useRef<ReadonlySet<string>>(new Set())
   useIsomorphicLayoutEffect(() => {
     onScreen.current = asking ? current : undefined
+    rowsOnScreen.current = new Set(
+      asking && review ? review.filter((row) => !row.ended).map((row) => row.entry.id) : [],
+    )
   })
 
   // The clock runs only while a request waits on screen; set before paint so the first frame
@@ -78,10 +92,27 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
     [store],
   )
 
+  // A review row that expires or is withdrawn (the agent stopped, access went away) stays in the
+  // list, marked, instead of vanishing under the person's eyes; one answered elsewhere just goes.
+  useEffect(
+    () =>
+      tm.events.on('confirm', (event) => {
+        if (!rowsOnScreen.current.has(event.entry.id)) return
+        const withdrawn =
+          event.type === 'rejected' &&
+          event.result?.status === 'cancelled' &&
+          event.result.by !== 'operator'
+        if (event.type !== 'expired' && !withdrawn) return
+        dispatch({ type: 'left', entry: event.entry, reason: withdrawn ? 'withdrawn' : 'expired' })
+      }),
+    [tm],
+  )
+
   async function answer(asked: readonly ConfirmationEntry[], run: () => Promise<Outcome[]>) {
     if (busy.current || asked.length === 0) return
     busy.current = true
-    dispatch({ type: 'answering', entry: asked[0] })
+    rowsOnScreen.current = new Set()
+    dispatch({ type: 'answering', entries: asked })
     const failed = await run()
     busy.current = false
     dispatch({ type: 'answered', outcomes: failed })
@@ -96,41 +127,54 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
 
   const deny = () => {
     if (busy.current) return
-    if (outcomes.length > 0) dismiss()
-    else if (current) void reject(current.id)
+    if (outcomes.length > 0) return dismiss()
+    if (review) {
+      const open = review.filter((row) => !row.ended).map((row) => row.entry.id)
+      // Rows that ended were read: denying clears them too.
+      dispatch({ type: 'dismissed', expired: [] })
+      if (open.length > 0) void rejectMany(open)
+      return
+    }
+    if (current) void reject(current.id)
+  }
+
+  const approveOnScreen = (options: ApproveOptions) => {
+    if (!current || !asking || state.now >= current.expiresAt) return
+    const asked = current
+    void answer([asked], async () => {
+      const result = await approve(asked.id, options)
+      return needsAttention(result) ? [{ kind: 'result', entry: asked, result }] : []
+    })
   }
 
   return {
     ...view,
     now: state.now,
     reopened: state.reopened,
-    approve: () => {
-      if (!current || !asking || state.now >= current.expiresAt) return
-      const asked = current
-      void answer([asked], async () => {
-        const result = await approve(asked.id, BY_DIALOG)
-        return needsAttention(result) ? [{ kind: 'result', entry: asked, result }] : []
-      })
-    },
-    approveAll: () => {
-      if (!current) return
-      const asked = items
+    approve: () => approveOnScreen(BY_DIALOG),
+    allowForSession: () => approveOnScreen(FOR_SESSION),
+    approveSelected: () => {
+      if (!review || !asking || selected.length === 0) return
+      const asked = selected
       void answer(asked, async () => {
-        const results = await approveAll(BY_DIALOG)
-        return results.flatMap((result, i): Outcome[] =>
-          asked[i] && needsAttention(result) ? [{ kind: 'result', entry: asked[i], result }] : [],
+        const answers = await approveMany(
+          asked.map((entry) => entry.id),
+          BY_DIALOG,
         )
+        return answers.flatMap((answer): Outcome[] => {
+          const entry = asked.find((e) => e.id === answer.id)
+          return entry && needsAttention(answer.result)
+            ? [{ kind: 'result', entry, result: answer.result }]
+            : []
+        })
       })
     },
     deny,
-    denyAll: () => {
-      if (!busy.current) void rejectAll()
-    },
     dismiss,
-    select: (index) => {
-      const entry = queue[index]
-      if (entry) dispatch({ type: 'selected', id: entry.id, index })
+    toggle: (id, checked) => {
+      if (!busy.current) dispatch({ type: 'toggled', id, checked })
     },
+    seen: (ids) => dispatch({ type: 'seen', ids }),
     closedByBrowser: () => {
       if (!busy.current) deny()
       dispatch({ type: 'closedByBrowser' })

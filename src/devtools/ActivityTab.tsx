@@ -18,11 +18,13 @@ function confirmationText(call: AgentActivity): string | undefined {
     case 'approved':
       return call.approvedBy === 'verified'
         ? 'approved with the person’s passkey'
-        : call.approvedBy === 'dialog'
-          ? 'approved in the dialog'
-          : call.approvedBy === 'api'
-            ? 'approved by a script'
-            : 'approved'
+        : call.approvedBy === 'grant'
+          ? 'allowed by a grant'
+          : call.approvedBy === 'dialog'
+            ? 'approved in the dialog'
+            : call.approvedBy === 'api'
+              ? 'approved by a script'
+              : 'approved'
     case 'rejected':
       return call.result?.status === 'cancelled' && call.result.by === 'policy'
         ? 'withdrawn'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { REDACTED } from '@toolmark/core'
-import type { ConfirmationEntry, FieldChange, ToolResult } from '@toolmark/core'
+import type { ConfirmationEntry, FieldChange, Grant, ToolResult } from '@toolmark/core'
 import type { UseConfirmationsResult } from '../useConfirmations'
 import { callerLabel } from './CallerSelect'
 import { JsonBlock, toJson } from './JsonBlock'
@@ -15,9 +15,12 @@ interface Answer {
 
 const ANSWERS_KEPT = 10
 
-/** Pending confirmations with Approve and Deny, and the outcome of the last answers. */
+/**
+ * Pending confirmations with Approve and Deny, the outcome of the last answers, and the grants
+ * people gave, each with Revoke.
+ */
 export function ConfirmationsTab({ confirmations }: { confirmations: UseConfirmationsResult }) {
-  const { items, approve, reject } = confirmations
+  const { items, approve, reject, grants, revokeGrant } = confirmations
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
   const [answers, setAnswers] = useState<readonly Answer[]>([])
 
@@ -49,6 +52,16 @@ export function ConfirmationsTab({ confirmations }: { confirmations: UseConfirma
           ))}
         </ul>
       )}
+      {grants.length > 0 ? (
+        <section aria-label="Grants">
+          <h3>Grants</h3>
+          <ul data-part="list">
+            {grants.map((grant) => (
+              <GrantItem key={grant.id} grant={grant} onRevoke={() => revokeGrant(grant.id)} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {answers.length > 0 ? (
         <section aria-label="Answered" aria-live="polite">
           <h3>Answered</h3>
@@ -120,6 +133,50 @@ function Pending({
         <JsonBlock value={entry.input} />
       </details>
       <p data-part="muted">Expires at {new Date(entry.expiresAt).toLocaleTimeString()}</p>
+    </li>
+  )
+}
+
+/** One grant: what it covers, for whom, how long and how often it was used, with Revoke. */
+function GrantItem({ grant, onRevoke }: { grant: Grant; onRevoke: () => void }) {
+  const title = grant.title ?? grant.tool
+  return (
+    <li data-part="item">
+      <div data-part="item-head">
+        <h3>
+          <AgentText text={title} />
+        </h3>
+        <span data-part="muted">
+          {callerLabel(grant.caller)} · <code>{grant.tool}</code> ·{' '}
+          {grant.expiresAt === undefined
+            ? 'for this session'
+            : `until ${new Date(grant.expiresAt).toLocaleTimeString()}`}{' '}
+          · used {grant.uses} {grant.uses === 1 ? 'time' : 'times'}
+        </span>
+        <div data-part="actions">
+          <button type="button" aria-label={`Revoke grant for ${title}`} onClick={onRevoke}>
+            Revoke
+          </button>
+        </div>
+      </div>
+      <p data-part="muted">
+        {grant.pins.length === 0 ? (
+          'Every call of this tool'
+        ) : (
+          <>
+            Only calls with{' '}
+            {grant.pins.map((pin, i) => (
+              <span key={pin.path}>
+                {i > 0 ? ', ' : ''}
+                <code>
+                  <AgentText text={pin.path} />
+                </code>{' '}
+                = <AgentText text={show(true, pin.value)} />
+              </span>
+            ))}
+          </>
+        )}
+      </p>
     </li>
   )
 }

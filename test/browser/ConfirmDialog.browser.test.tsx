@@ -85,12 +85,12 @@ describe('ConfirmDialog in Chromium', () => {
     await expect.element(dialog()).not.toBeInTheDocument()
   })
 
-  it('denies only the request on screen with Escape and keeps the rest of the queue', async () => {
+  it("denies only the request on screen with Escape and keeps the next caller's request", async () => {
     const { tm, runs } = setup()
     await render(<App tm={tm} />)
     const first = tm.call('tickets.close', { id: 1 }, { caller: 'webmcp' })
-    const second = tm.call('tickets.close', { id: 2 }, { caller: 'webmcp' })
-    await expect.element(dialog()).toHaveTextContent('1 of 2')
+    const second = tm.call('tickets.close', { id: 2 }, { caller: 'mcp' })
+    await expect.element(dialog()).toHaveTextContent('1 more request waits after this')
 
     await userEvent.keyboard('{Escape}')
 
@@ -180,29 +180,102 @@ describe('ConfirmDialog in Chromium', () => {
     expect(runs).toEqual([])
   })
 
-  it('navigates a queue with Previous and Next, then approves all', async () => {
+  it('reviews several requests of one agent with the keyboard only: Space unticks, Enter approves the rest in order', async () => {
     const { tm, runs } = setup()
     await render(<App tm={tm} />)
-    for (const id of [1, 2, 3]) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+    const calls = [1, 2, 3].map((id) => tm.call('tickets.close', { id }, { caller: 'webmcp' }))
 
-    await expect.element(dialog()).toHaveTextContent('1 of 3')
-    await expect.element(button('Previous')).toBeDisabled()
-    await userEvent.click(button('Next'))
-    await expect.element(dialog()).toHaveTextContent('2 of 3')
+    await expect.element(page.getByRole('alertdialog', { name: 'Review 3 requests' })).toBeVisible()
+    await expect.element(button('Deny all')).toHaveFocus()
+    await expect.element(button('Approve selected (3)')).toBeEnabled()
+    expect(button('Approve all').query()).toBeNull()
+    expect(button('Next').query()).toBeNull()
+
+    // Back from Deny all to the last row's checkbox; Space unticks it.
+    await userEvent.keyboard('{Shift>}{Tab}{/Shift}')
+    const third = page.getByRole('checkbox', { name: /Close ticket #3/ })
+    await expect.element(third).toHaveFocus()
+    await userEvent.keyboard(' ')
+    await expect.element(third).not.toBeChecked()
+    await userEvent.keyboard('{Tab}{Tab}')
+    await expect.element(button('Approve selected (2)')).toHaveFocus()
+    await userEvent.keyboard('{Enter}')
+
+    expect(await calls[0]).toEqual({ status: 'ok', data: { closed: 1 } })
+    expect(await calls[1]).toEqual({ status: 'ok', data: { closed: 2 } })
+    expect(runs).toEqual([1, 2])
+    // The unticked one waits on its own, focus on its Deny.
     await expect
       .element(dialog())
-      .toHaveAccessibleDescription('Close ticket #2 and notify the requester')
-    await expect.element(button('Next')).toHaveFocus()
-    await userEvent.click(button('Next'))
-    await expect.element(dialog()).toHaveTextContent('3 of 3')
-    await expect.element(button('Next')).toBeDisabled()
-    await userEvent.click(button('Previous'))
-    await expect.element(dialog()).toHaveTextContent('2 of 3')
-
-    await userEvent.click(button('Approve all'))
-
+      .toHaveAccessibleDescription('Close ticket #3 and notify the requester')
+    await expect.element(button('Deny')).toHaveFocus()
+    await userEvent.keyboard('{Escape}')
+    expect(await calls[2]).toEqual({ status: 'cancelled', by: 'operator' })
     await expect.element(dialog()).not.toBeInTheDocument()
-    expect(runs.sort()).toEqual([1, 2, 3])
+    expect(runs).toEqual([1, 2])
+  })
+
+  it('denies every open row of a review list with Escape', async () => {
+    const { tm, runs } = setup()
+    await render(<App tm={tm} />)
+    const calls = [1, 2].map((id) => tm.call('tickets.close', { id }, { caller: 'webmcp' }))
+    await expect.element(button('Deny all')).toHaveFocus()
+
+    await userEvent.keyboard('{Escape}')
+
+    expect(await Promise.all(calls)).toEqual([
+      { status: 'cancelled', by: 'operator' },
+      { status: 'cancelled', by: 'operator' },
+    ])
+    expect(runs).toEqual([])
+    await expect.element(dialog()).not.toBeInTheDocument()
+  })
+
+  it('on a small screen, scrolls the list inside the dialog and ticks only the rows that came on screen', async () => {
+    await page.viewport(360, 560)
+    try {
+      const { tm, runs } = setup()
+      await render(<App tm={tm} />)
+      const ids = [1, 2, 3, 4, 5, 6, 7, 8]
+      for (const id of ids) await tm.call('tickets.close', { id }, { caller: 'inapp' })
+      await expect
+        .element(page.getByRole('alertdialog', { name: 'Review 8 requests' }))
+        .toBeVisible()
+
+      const list = page.getByRole('list', { name: 'Review 8 requests' }).element() as HTMLElement
+      expect(list.scrollHeight).toBeGreaterThan(list.clientHeight)
+      const dialogBox = dialog().element().getBoundingClientRect()
+      expect(dialogBox.bottom).toBeLessThanOrEqual(window.innerHeight)
+      // Rows below the fold are not ticked: one click approves only what was on screen.
+      const count = () =>
+        page
+          .getByRole('checkbox')
+          .elements()
+          .filter((box) => (box as HTMLInputElement).checked).length
+      await expect.poll(count).toBeGreaterThan(0)
+      expect(count()).toBeLessThan(ids.length)
+      const unseen = page.getByRole('checkbox', { name: /Close ticket #8 / })
+      await expect.element(unseen).not.toBeChecked()
+      expect(await violations(dialog().element())).toEqual([])
+
+      // Jumping to the end skips the rows in between: they stay unticked.
+      list.scrollTop = list.scrollHeight
+      await expect.element(unseen).toBeChecked()
+      await expect
+        .element(page.getByRole('checkbox', { name: /Close ticket #5 / }))
+        .not.toBeChecked()
+      // Scrolling back through the list, as a person reads it, ticks each row that comes on screen.
+      for (const row of [...list.querySelectorAll('li')].reverse()) {
+        row.scrollIntoView({ block: 'nearest' })
+        await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)))
+      }
+      await expect.element(button(`Approve selected (${ids.length})`)).toBeEnabled()
+      await userEvent.click(button(`Approve selected (${ids.length})`))
+      await expect.element(dialog()).not.toBeInTheDocument()
+      expect(runs).toEqual(ids)
+    } finally {
+      await page.viewport(1280, 720)
+    }
   })
 
   it('shows Working… while the tool runs, then surfaces its error', async () => {
@@ -263,7 +336,7 @@ describe('ConfirmDialog in Chromium', () => {
         { caller: 'inapp' },
       )
       await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
-      await expect.element(dialog()).toHaveTextContent('1 of 2')
+      await expect.element(dialog()).toHaveAccessibleName('Review 2 requests')
       await expect.element(page.getByRole('table', { name: 'Changes' })).toBeVisible()
     }
 
@@ -397,7 +470,7 @@ describe('ConfirmDialog in Chromium', () => {
         { amount: 1e6, to: 'XX00 ATTACKER', pin: '1' },
         { caller: 'inapp' },
       )
-      await tm.call('ticket.submit', {}, { caller: 'inapp' })
+      await tm.call('ticket.submit', {}, { caller: 'test' })
       await expect.element(page.getByRole('table', { name: 'Values' })).toBeVisible()
     }
 
@@ -413,7 +486,7 @@ describe('ConfirmDialog in Chromium', () => {
         await expect.element(values).toHaveTextContent('ToXX00 ATTACKER')
         expect(await violations(dialog().element())).toEqual([])
 
-        await userEvent.click(button('Next'))
+        await userEvent.click(button('Deny'))
         await expect.element(values).toHaveTextContent('Priority ChangedBefore: normal After: high')
         await expect.element(button('Show 200 more characters')).toBeVisible()
         expect(await violations(dialog().element())).toEqual([])

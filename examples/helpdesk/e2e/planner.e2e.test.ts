@@ -125,6 +125,30 @@ describe('the scripted planner', () => {
     expect(rounds(plan('new ticket: printer jammed, high priority', EDIT_PAGE))).toEqual(expected)
   })
 
+  it('plans two requests joined by "then" one after the other: the closes in one round, then the ticket', () => {
+    expect(
+      rounds(plan('close tickets 3, 5 and 7, then file a ticket about the printer', DETAIL_PAGE)),
+    ).toEqual([
+      ['tickets.close {"id":3}', 'tickets.close {"id":5}', 'tickets.close {"id":7}'],
+      ['tickets.compose {}'],
+      ['ticket.fill {"values":{"title":"Printer"}}', 'ticket.submit {}'],
+    ])
+    expect(rounds(plan('close ticket 3 and then delete ticket 4', DETAIL_PAGE))).toEqual([
+      ['tickets.close {"id":3}'],
+      ['tickets.delete {"id":4}'],
+    ])
+  })
+
+  it('keeps "then" inside what a new ticket says, and answers a second part it does not know', () => {
+    expect(rounds(plan('new ticket: laptop freezes, then reboots', NEW_TICKET_PAGE))).toEqual([
+      [
+        'ticket.fill {"values":{"description":"then reboots","title":"Laptop freezes"}}',
+        'ticket.submit {}',
+      ],
+    ])
+    expect(plan('close ticket 3 then dance', DETAIL_PAGE)).toMatchObject({ kind: 'reply' })
+  })
+
   it('puts a requester email inside a sentence into the requester, the rest into the title', () => {
     expect(
       rounds(

@@ -22,6 +22,9 @@ import { useTicketSync } from './sync.ts'
 import { useNotify } from './toast.tsx'
 import { useTicketTools } from './tools.ts'
 
+/** The dialog's one-off approval keeps its plain name beside "Allow for this session". */
+const CONFIRM_LABELS = { allowOnce: 'Approve' }
+
 export function App() {
   const route = useRoute()
   const [search, setSearch] = useState('')
@@ -125,7 +128,8 @@ export function App() {
         </div>
         {assistantOpen && <AssistantPanel drawer={drawer} onClose={closeAssistant} />}
       </div>
-      <ConfirmDialog />
+      {/* A close the person trusts can be allowed for the session; "Approve" stays the one-off. */}
+      <ConfirmDialog offerGrants labels={CONFIRM_LABELS} />
       <ToolmarkDevtools position="bottom-left" />
     </div>
   )

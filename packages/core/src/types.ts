@@ -99,6 +99,7 @@ export type RefusedCode =
   | 'confirmation_expired'
   | 'file_rejected'
   | 'verification_failed'
+  | 'grant_not_allowed'
 
 // ---------------------------------------------------------------------------------------------
 // Tools
@@ -196,6 +197,12 @@ export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
    */
   verify?: boolean
   /**
+   * `false`: approving this tool's calls never grants later ones (`approve(id, { grant })` is
+   * refused `grant_not_allowed`); each call asks. Default: grants are allowed within the ceilings
+   * (never for destructive tools or tools whose approvals need verification).
+   */
+  grant?: boolean
+  /**
    * What a confirmation shows for this input, beyond `summary`: the `changes` it will make, and
    * `isStale()`, checked at approval time (true → `refused stale`, the tool does not run).
    * Form submits use it; most tools need only `summary`.
@@ -272,6 +279,12 @@ export interface CallerPolicy {
   verify?: Array<'destructive' | 'consequential'>
   tools?: { allow?: string[]; deny?: string[] }
   rateLimit?: { calls: number; perMs: number }
+  /**
+   * Which of this caller's tools a person may grant (`approve(id, { grant })`): `false` none,
+   * a list of full names or `prefix.*` patterns only those, `true` or absent every tool the
+   * ceilings allow (never destructive tools or tools whose approvals need verification).
+   */
+  grants?: boolean | string[]
 }
 
 /** Rules for each agent caller (`human` is fixed). */
@@ -361,10 +374,11 @@ export interface FilesOptions {
 
 /**
  * Who approved: `dialog` (a presenter's Approve button), `api` (`approve()` called from anywhere
- * else) or `verified` (the person's passkey, checked). `dialog` and `api` are labels for the log:
- * any script on the page can press a button; only `verified` is proof of a person.
+ * else), `verified` (the person's passkey, checked) or `grant` (nobody was asked: a grant the
+ * person gave earlier covered the call). `dialog` and `api` are labels for the log: any script on
+ * the page can press a button; only `verified` is proof of a person.
  */
-export type ApprovedBy = 'dialog' | 'api' | 'verified'
+export type ApprovedBy = 'dialog' | 'api' | 'verified' | 'grant'
 
 /** How a confirmation was approved, as the run (`ctx.approval`) and the `confirm` event see it. */
 export interface Approval {
@@ -377,6 +391,11 @@ export interface Approval {
    */
   confirmId?: string
   expiresAt?: number
+  /**
+   * The grant's id: with `by: 'grant'`, the grant that let the call through; otherwise the grant
+   * this approval created (`approve(id, { grant })`).
+   */
+  grant?: string
 }
 
 /**
@@ -452,6 +471,42 @@ export interface ConfirmationEntry {
   expiresAt: number
   /** True when approving asks for the person's verification (a passkey), not just a click. */
   verify?: boolean
+  /**
+   * True when the ceilings allow approving with a grant (`approve(id, { grant })`), as they stood
+   * when the entry was filed: the approval checks them again.
+   */
+  grantable?: boolean
+}
+
+/**
+ * A grant to give with an approval: later calls of the same tool by the same caller run without
+ * asking while it lives, when their input holds the same values at every pinned path.
+ */
+export interface GrantOptions {
+  /** `'session'`: until the page reloads or the grant is revoked; `{ ms }`: that long. */
+  for: 'session' | { ms: number }
+  /**
+   * Input dot paths the tool's input schema declares (`['id']`: this ticket only). Later calls
+   * are covered only when they hold the same values there (compared as canonical JSON).
+   */
+  pins?: string[]
+}
+
+/** A grant as `tm.confirmations.grants()` lists it. */
+export interface Grant {
+  id: string
+  /** The tool's full name. */
+  tool: string
+  title?: string
+  /** The caller whose later calls it covers. */
+  caller: Caller
+  /** The pinned paths and their values (`'[redacted]'` for the tool's sensitive paths). */
+  pins: ReadonlyArray<{ path: string; value: unknown }>
+  createdAt: number
+  /** When it ends; absent for a grant for the session. */
+  expiresAt?: number
+  /** How many calls it let through so far. */
+  uses: number
 }
 
 /** Options of `tm.confirmations.approve`. */
@@ -460,6 +515,19 @@ export interface ApproveOptions {
   input?: unknown
   /** `'dialog'` when a presenter's Approve button answers; default `'api'`. */
   by?: 'dialog'
+  /**
+   * Also grant later calls of this tool by this caller (see {@link GrantOptions}). Refused
+   * `grant_not_allowed` when the ceilings forbid it (destructive tools, verification, the tool's
+   * `grant: false`, `policy[caller].grants`), `invalid` when the options are malformed; either way
+   * the entry stays pending and can still be approved once.
+   */
+  grant?: GrantOptions
+}
+
+/** One entry's answer in a batch (`approveMany`, `rejectMany`). */
+export interface ConfirmationAnswer {
+  id: string
+  result: ToolResult
 }
 
 /** The shared confirmation store, `tm.confirmations`. */
@@ -480,6 +548,21 @@ export interface ConfirmationStore {
   reject(id: string, reason?: string): Promise<ToolResult>
   approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
   rejectAll(reason?: string): Promise<ToolResult[]>
+  /**
+   * Approves the given entries one after another, in queue order (oldest first), each through
+   * `approve`: the next one starts once the previous one's tool has finished, and a failure does
+   * not stop the rest. Resolves with one answer per distinct id, in the order they ran; an id that
+   * is unknown, used, expired or withdrawn meanwhile answers `refused confirmation_expired`
+   * (those not pending when the batch starts come last, in the order given). Entries not named
+   * stay pending.
+   */
+  approveMany(ids: readonly string[], options?: { by?: 'dialog' }): Promise<ConfirmationAnswer[]>
+  /** Rejects the given entries, in queue order, like `approveMany`; each call ends `cancelled operator`. */
+  rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
+  /** The grants alive now, oldest first; the same array until one is made, used, revoked or ends. */
+  grants(): readonly Grant[]
+  /** Ends a grant at once (a call it already let through goes on); false when there is none. */
+  revokeGrant(id: string): boolean
   /** Marks a visible presenter (dialog) as mounted; returns a detach. */
   attachPresenter(): () => void
   /** Whether any presenter is attached. */
@@ -518,6 +601,8 @@ export interface ConfirmEvent {
   result?: ToolResult
   /** Who approved (`approved` only). */
   by?: ApprovedBy
+  /** With `by: 'grant'`, the grant that let the call through; else the grant this approval made. */
+  grant?: string
 }
 export interface UndoEvent {
   callId: string

@@ -128,6 +128,7 @@ describe('deferred confirmations', () => {
       summary: 'Close ticket #7',
       input: { id: 7 },
       hints: { consequential: true },
+      grantable: true,
       createdAt: expect.any(Number),
       expiresAt: expect.any(Number),
     })
@@ -877,6 +878,178 @@ describe('approveAll and rejectAll', () => {
       { status: 'cancelled', by: 'operator' },
     ])
     expect(tm.confirmations.list()).toEqual([])
+  })
+})
+
+describe('approveMany and rejectMany', () => {
+  it('runs the named entries one after another in queue order and leaves the others pending', async () => {
+    const tm = createToolmark()
+    const log: string[] = []
+    tm.register({
+      name: 'tickets.close',
+      description: 'Closes a ticket',
+      input: z.object({ id: z.number() }),
+      hints: { consequential: true },
+      summary: (input) => `Close ticket #${input.id}`,
+      run: async (input) => {
+        log.push(`start ${input.id}`)
+        await tick()
+        log.push(`end ${input.id}`)
+        return ok({ closed: input.id })
+      },
+    })
+    const ids: string[] = []
+    for (const id of [1, 2, 3, 4]) ids.push(confirmIdOf(await tm.call('tickets.close', { id })))
+    const confirms: ConfirmEvent[] = []
+    tm.events.on('confirm', (e) => confirms.push(e))
+
+    // Named out of order and twice: answered once each, oldest first.
+    const answers = await tm.confirmations.approveMany([ids[3], ids[0], ids[3], ids[2]], {
+      by: 'dialog',
+    })
+
+    expect(answers).toEqual([
+      { id: ids[0], result: { status: 'ok', data: { closed: 1 } } },
+      { id: ids[2], result: { status: 'ok', data: { closed: 3 } } },
+      { id: ids[3], result: { status: 'ok', data: { closed: 4 } } },
+    ])
+    expect(log).toEqual(['start 1', 'end 1', 'start 3', 'end 3', 'start 4', 'end 4'])
+    expect(confirms.map((e) => [e.type, e.by])).toEqual([
+      ['approved', 'dialog'],
+      ['approved', 'dialog'],
+      ['approved', 'dialog'],
+    ])
+    expect(tm.confirmations.list().map((e) => e.id)).toEqual([ids[1]])
+  })
+
+  it('reports an entry withdrawn or expired meanwhile, and still runs the rest', async () => {
+    vi.useFakeTimers()
+    try {
+      const tm = createToolmark()
+      const later: string[] = []
+      const runs: number[] = []
+      tm.register({
+        name: 'tickets.close',
+        description: 'Closes a ticket',
+        input: z.object({ id: z.number() }),
+        hints: { consequential: true },
+        summary: (input) => `Close ticket #${input.id}`,
+        run: async (input) => {
+          runs.push(input.id)
+          if (input.id === 1) {
+            // While the first runs, the second is answered elsewhere and the clock passes the
+            // third's expiry.
+            await tm.confirmations.reject(later[0])
+            vi.setSystemTime(Date.now() + 600_001)
+          }
+          return ok(input.id)
+        },
+      })
+      const first = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+      later.push(confirmIdOf(await tm.call('tickets.close', { id: 2 })))
+      const third = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
+
+      const answers = await tm.confirmations.approveMany([first, later[0], third, 'cf_unknown'])
+
+      expect(answers.map((a) => [a.id, a.result.status])).toEqual([
+        [first, 'ok'],
+        [later[0], 'refused'],
+        [third, 'refused'],
+        ['cf_unknown', 'refused'],
+      ])
+      for (const answer of answers.slice(1)) {
+        expect(answer.result).toMatchObject({ code: 'confirmation_expired' })
+        expect(Object.isFrozen(answer.result)).toBe(true)
+      }
+      expect(runs).toEqual([1])
+      expect(tm.confirmations.list()).toEqual([])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('goes on after a failed run, and answers an overlapping batch once per entry', async () => {
+    const tm = createToolmark()
+    const runs: number[] = []
+    tm.register({
+      name: 'tickets.close',
+      description: 'Closes a ticket',
+      input: z.object({ id: z.number() }),
+      hints: { consequential: true },
+      summary: (input) => `Close ticket #${input.id}`,
+      run: async (input) => {
+        runs.push(input.id)
+        await tick()
+        if (input.id === 1) throw new Error('backend down')
+        return ok(input.id)
+      },
+    })
+    const ids: string[] = []
+    for (const id of [1, 2]) ids.push(confirmIdOf(await tm.call('tickets.close', { id })))
+
+    const [a, b] = await Promise.all([
+      tm.confirmations.approveMany(ids),
+      tm.confirmations.approveMany(ids),
+    ])
+
+    expect(a.map((x) => x.result.status)).toEqual(['error', 'ok'])
+    expect(b.map((x) => x.result)).toEqual([
+      expect.objectContaining({ code: 'confirmation_expired' }),
+      expect.objectContaining({ code: 'confirmation_expired' }),
+    ])
+    expect(runs).toEqual([1, 2])
+  })
+
+  it('rejects the named entries in queue order; anything that is not a list answers nothing', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const ids: string[] = []
+    for (const id of [1, 2, 3]) ids.push(confirmIdOf(await tm.call('tickets.close', { id })))
+
+    expect(await tm.confirmations.rejectMany([ids[2], ids[0]], 'not now')).toEqual([
+      { id: ids[0], result: { status: 'cancelled', by: 'operator' } },
+      { id: ids[2], result: { status: 'cancelled', by: 'operator' } },
+    ])
+    expect(await tm.confirmations.approveMany('nope' as unknown as string[])).toEqual([])
+    expect(await tm.confirmations.rejectMany([42 as unknown as string])).toEqual([
+      { id: '42', result: expect.objectContaining({ code: 'confirmation_expired' }) },
+    ])
+    expect(runs).toEqual([])
+    expect(tm.confirmations.list().map((e) => e.id)).toEqual([ids[1]])
+  })
+
+  it('waits for each inline call to finish before approving the next', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const log: string[] = []
+    tm.register({
+      name: 'tickets.close',
+      description: 'Closes a ticket',
+      input: z.object({ id: z.number() }),
+      hints: { consequential: true },
+      summary: (input) => `Close ticket #${input.id}`,
+      run: async (input) => {
+        log.push(`start ${input.id}`)
+        await tick()
+        log.push(`end ${input.id}`)
+        return ok(input.id)
+      },
+    })
+    const calls = [1, 2].map((id) => tm.call('tickets.close', { id }, { caller: 'webmcp' }))
+    await tick()
+    const ids = tm.confirmations.list().map((e) => e.id)
+
+    const answers = await tm.confirmations.approveMany(ids)
+
+    expect(answers.map((a) => a.result)).toEqual([
+      { status: 'ok', data: 1 },
+      { status: 'ok', data: 2 },
+    ])
+    expect(await Promise.all(calls)).toEqual([
+      { status: 'ok', data: 1 },
+      { status: 'ok', data: 2 },
+    ])
+    expect(log).toEqual(['start 1', 'end 1', 'start 2', 'end 2'])
   })
 })
 

@@ -196,6 +196,35 @@ describe('approve() asks the verifier, whoever calls it', () => {
     expect(runs).toHaveLength(1)
   })
 
+  it('asks the verifier for every entry of a batch, and a declined one stays pending while the rest run', async () => {
+    const authenticator = await createSoftAuthenticator({ origin: ORIGIN, rpId: RP_ID })
+    const asked: string[] = []
+    const tm = createToolmark({
+      confirm: {
+        origin: ORIGIN,
+        verifier: async (request) => {
+          asked.push(request.confirmId)
+          // The person cancels the passkey prompt of the second request only.
+          return asked.length === 2 ? undefined : authenticator.sign(request.challenge)
+        },
+      },
+    })
+    const runs = registerDelete(tm)
+    const ids: string[] = []
+    for (const id of [1, 2, 3]) ids.push(confirmIdOf(await tm.call('tickets.delete', { id })))
+
+    const answers = await tm.confirmations.approveMany(ids, { by: 'dialog' })
+
+    expect(asked).toEqual(ids)
+    expect(answers.map((a) => a.result.status)).toEqual(['ok', 'refused', 'ok'])
+    expect(answers[1].result).toMatchObject({ code: 'verification_failed' })
+    expect(runs.map((r) => [(r.input as { id: number }).id, r.approval?.by])).toEqual([
+      [1, 'verified'],
+      [3, 'verified'],
+    ])
+    expect(tm.confirmations.list().map((e) => e.id)).toEqual([ids[1]])
+  })
+
   it('refuses an assertion replayed from another confirmation, and runs neither', async () => {
     const authenticator = await createSoftAuthenticator({ origin: ORIGIN, rpId: RP_ID })
     const signed: Verification[] = []

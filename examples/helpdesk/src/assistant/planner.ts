@@ -155,6 +155,52 @@ const PATTERNS: [RegExp, (match: RegExpExecArray, context: PlanContext) => Plan]
 export function plan(request: string, context: PlanContext = { tools: [] }): Plan {
   const text = normalize(request)
   if (!text) return { kind: 'reply', text: HELP }
+  const sequence = THEN.exec(text)
+  const joined = sequence
+    ? inSequence(
+        text.slice(0, sequence.index),
+        text.slice(sequence.index + sequence[0].length),
+        context,
+      )
+    : undefined
+  return joined ?? planOne(text, context)
+}
+
+/** "…, then …", "… and then …", "… then …": two requests, one after the other. */
+const THEN = /\s*(?:,\s*|\s+and\s+)?\bthen\s+/i
+
+/** Tools whose input is free text, where "then" may be part of what the person wrote. */
+const FREE_TEXT = new Set([
+  'ticket.fill',
+  'tickets.compose',
+  'tickets.search',
+  'access.start',
+  'access.fill',
+])
+
+/**
+ * Two requests in one message: the first one's rounds, then the second one's, so the calls of
+ * "close tickets 3, 5 and 7, then file a ticket about the printer" reach the person as one
+ * review of the three closes, then the new ticket. Undefined unless both parts are plans of
+ * calls and the first takes no free text ("new ticket: laptop freezes, then reboots" is one
+ * ticket).
+ */
+function inSequence(first: string, second: string, context: PlanContext): Plan | undefined {
+  const before = planOne(normalize(first), context)
+  if (before.kind !== 'steps' || before.turns.flat().some((step) => FREE_TEXT.has(step.tool))) {
+    return undefined
+  }
+  const after = plan(second, context)
+  if (after.kind !== 'steps') return undefined
+  return {
+    kind: 'steps',
+    turns: [...before.turns, ...after.turns],
+    ...(after.then ? { then: after.then } : {}),
+  }
+}
+
+function planOne(text: string, context: PlanContext): Plan {
+  if (!text) return { kind: 'reply', text: HELP }
   for (const [pattern, build] of PATTERNS) {
     const match = pattern.exec(text)
     if (match) return build(match, context)
@@ -345,7 +391,10 @@ function problems(schema: z.ZodObject, values: Record<string, unknown>): string[
 }
 
 function newTicket(details: string, context: PlanContext, category?: string): Plan {
-  const values = parseNewTicket(details)
+  // "a ticket about the printer": the subject is the printer.
+  const values = parseNewTicket(
+    details.replace(/^(?:about|regarding|concerning|re:?)\s+(?:(?:the|my|our|a|an)\s+)?/i, ''),
+  )
   if (category && !values.category) {
     values.category = category.toLowerCase() as TicketInput['category']
   }

@@ -150,6 +150,14 @@ export function createCallPipeline(
     if (access !== 'ok') return call.settle(WITHDRAWN)
     const prepared = confirmFlow.prepare(call, value)
     if ('result' in prepared) return call.settle(prepared.result)
+    // A grant the person gave covers it: nobody is asked, the call runs now, in its slot.
+    const grant = confirmFlow.granted(call, value, prepared)
+    if (grant) {
+      call.approval = grant.approval
+      call.startRun()
+      const out = runStep(call, value)
+      return isThenable(out) ? out.then(grant.done) : grant.done(out)
+    }
     if (internals.confirmMode(call.caller) === 'deferred') {
       const asked = confirmFlow.defer(call, value, prepared, (input, approval) =>
         runApproved(call, input, prepared, approval),

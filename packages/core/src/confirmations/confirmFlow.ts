@@ -1,5 +1,6 @@
 import type { Call } from '../call/call'
-import type { Confirmation, ConfirmationParts, Verified } from './confirmation'
+import type { Confirmation, ConfirmationParts, GrantCheck, Verified } from './confirmation'
+import { declaresPath } from './grantPins'
 import type { InternalConfirmationStore } from './confirmationStore'
 import { approvalChallenge } from '../verification/approvalChallenge'
 import { checkAssertion, readVerification } from '../verification/checkAssertion'
@@ -7,7 +8,7 @@ import { isObject, isThenable, unref } from '../base/guards'
 import { randomId } from '../base/ids'
 import { inputJsonSchema, titlesOf } from '../schema/jsonSchema'
 import { redactChanges, redactValue } from '../redaction/redact'
-import { cancelled, deepFreeze, refuse, toolFailed } from '../call/results'
+import { cancelled, deepFreeze, invalid, refuse, toolFailed } from '../call/results'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
 import type {
   Approval,
@@ -56,6 +57,16 @@ export interface ConfirmFlow {
     prepared: Prepared,
     onApproved: OnApproved,
   ): Promise<ToolResult>
+  /**
+   * A grant a person gave covers this call: how it is approved (`by: 'grant'`), and `done`, which
+   * announces `confirm` `approved` with the entry it would have had once the run's result is in.
+   * `undefined` when no live grant covers it.
+   */
+  granted(
+    call: Call,
+    value: unknown,
+    prepared: Prepared,
+  ): { approval: Approval; done(result: ToolResult): ToolResult } | undefined
   /** `ctx.confirm` inside a run. */
   ask(call: Call, request: unknown): Promise<ConfirmAnswer>
   /** Whether what a confirmation showed changed since (a check that throws says yes). */
@@ -149,6 +160,7 @@ export function createConfirmFlow(
     value: unknown,
     prepared: Prepared,
     mode: ConfirmMode,
+    ofCall = true,
   ): ConfirmationEntry {
     const { record } = call
     const createdAt = Date.now()
@@ -168,6 +180,7 @@ export function createConfirmFlow(
     if (prepared.changes) entry.changes = prepared.changes
     if (prepared.labels) entry.labels = prepared.labels
     if (internals.verifies(record, call.caller)) entry.verify = true
+    if (ofCall && internals.grantCeiling(record, call.caller) === undefined) entry.grantable = true
     return deepFreeze(entry)
   }
 
@@ -261,13 +274,69 @@ export function createConfirmFlow(
     )
   }
 
-  /** What a call's confirmation does with an edited input and an approval. */
+  /**
+   * A grant asked with an approval of this call: the ceilings first (`grant_not_allowed`), then
+   * its shape (`invalid`, naming the option); the grant is made from the input that will run.
+   */
+  function grantFor(call: Call, given: unknown): GrantCheck {
+    const { record, caller } = call
+    const ceiling = internals.grantCeiling(record, caller)
+    if (ceiling !== undefined) return { result: deepFreeze(refuse('grant_not_allowed', ceiling)) }
+    const bad = (path: string, message: string) => ({
+      result: deepFreeze(invalid([{ path, message }])),
+    })
+    if (!isObject(given)) return bad('grant', 'grant must be { for: "session" | { ms }, pins? }')
+    const lifetime = given.for
+    let ms: number | undefined
+    if (lifetime !== 'session') {
+      const n = isObject(lifetime) ? lifetime.ms : undefined
+      if (typeof n !== 'number' || !(n > 0) || !Number.isFinite(n)) {
+        return bad('grant.for', 'for must be "session" or { ms } with a positive number of ms')
+      }
+      ms = n
+    }
+    const pins = given.pins ?? []
+    if (!Array.isArray(pins)) return bad('grant.pins', 'pins must be a list of input paths')
+    const { input, inputSchema } = record.def
+    const schema = inputJsonSchema(input, inputSchema, undefined).schema
+    for (let i = 0; i < pins.length; i++) {
+      const pin: unknown = pins[i]
+      if (typeof pin !== 'string' || !declaresPath(schema, pin)) {
+        return bad(`grant.pins.${i}`, `${JSON.stringify(pin)} is not a path the input declares`)
+      }
+    }
+    return {
+      make: (value: unknown) =>
+        confirmations.grantList.add({ record, caller, pins: pins as string[], input: value, ms }) ??
+        deepFreeze(invalid([{ path: 'grant.pins', message: 'A pinned value cannot be compared' }])),
+    }
+  }
+
+  /** What a call's confirmation does with an edited input, an approval and a grant. */
   function callParts(call: Call, value: unknown, onApproved: OnApproved) {
     return {
       call,
       value,
       check: (edited: unknown) => checkEdited(call.record, edited, call),
       run: (input: unknown, approval: Approval) => onApproved(input, approval),
+      grant: (given: unknown) => grantFor(call, given),
+    }
+  }
+
+  function granted(call: Call, value: unknown, prepared: Prepared) {
+    const { record, caller } = call
+    // The ceilings are read again: a policy changed since the grant was given wins.
+    if (internals.grantCeiling(record, caller) !== undefined) return undefined
+    const grant = confirmations.grantList.use(record, caller, value)
+    if (grant === undefined) return undefined
+    const approval: Approval = deepFreeze({ by: 'grant', grant })
+    const entry = makeEntry(call, value, prepared, internals.confirmMode(caller))
+    return {
+      approval,
+      done(result: ToolResult): ToolResult {
+        events.emit('confirm', { type: 'approved', entry, result, by: 'grant', grant })
+        return result
+      },
     }
   }
 
@@ -307,7 +376,7 @@ export function createConfirmFlow(
     if (Array.isArray(req.changes)) {
       prepared.changes = redactChanges(req.changes.filter(isChange), record.sensitive)
     }
-    const entry = makeEntry(call, undefined, prepared, 'inline')
+    const entry = makeEntry(call, undefined, prepared, 'inline', false)
     const ending = await file({ entry, kind: 'ask', call, value: undefined }).ended
     if (ending.status === 'approved') return { approved: true }
     if (ending.status === 'expired' || ending.status === 'evicted') {
@@ -322,6 +391,7 @@ export function createConfirmFlow(
     prepare,
     defer,
     inline,
+    granted,
     ask,
     isStale,
     staleResult,
@@ -329,6 +399,8 @@ export function createConfirmFlow(
       for (const c of confirmations.open()) {
         if (c.call.record === record) c.withdraw(WITHDRAWN_BY)
       }
+      // A grant dies with its tool: a tool registered again under the name is a new tool.
+      confirmations.grantList.retain((r) => r !== record)
     },
     withdraw() {
       for (const c of confirmations.open()) {
@@ -336,6 +408,10 @@ export function createConfirmFlow(
           c.withdraw(WITHDRAWN_BY)
         }
       }
+      confirmations.grantList.retain(
+        (record, caller) =>
+          !record.disposed && internals.grantCeiling(record, caller) === undefined,
+      )
     },
   }
 }

@@ -98,7 +98,18 @@ export interface ConfirmationParts {
    * gave. Present when the approval needs step-up verification. Never rejects.
    */
   readonly verify?: (input: unknown, signal: AbortSignal) => Promise<Verified>
+  /**
+   * Checks the grant asked with an approval (calls only): the refusal that keeps the entry
+   * pending, or how to make the grant from the input that will run (its id, or a refusal).
+   */
+  readonly grant?: (given: unknown) => GrantCheck
 }
+
+/** What a confirmation's `grant` part says about a grant asked with an approval. */
+export type GrantCheck = { result: ToolResult } | { make: (input: unknown) => string | ToolResult }
+
+const GRANT_NOT_ALLOWED = (): ToolResult =>
+  deepFreeze(refuse('grant_not_allowed', 'Only a call of a tool can be approved with a grant'))
 
 const EXPIRED = (): ToolResult =>
   deepFreeze(refuse('confirmation_expired', 'This confirmation is unknown, used or expired'))
@@ -207,10 +218,18 @@ export class Confirmation {
    * input that will run (refused → pending, `verification_failed`); the clock is read after each
    * wait. Resolves with the tool's result.
    */
-  async approve(options: unknown, by: Exclude<ApprovedBy, 'verified'>): Promise<ToolResult> {
+  async approve(options: unknown, by: 'dialog' | 'api'): Promise<ToolResult> {
     if (this.#status !== 'pending') return EXPIRED()
     if (this.#overdue()) return this.#expireNow()
     const { check, verify } = this.#parts
+    // A grant the ceilings forbid, or malformed, is refused before anything else: the person can
+    // still approve this one call.
+    let makeGrant: ((input: unknown) => string | ToolResult) | undefined
+    if (isObject(options) && options.grant !== undefined) {
+      const asked = this.#parts.grant?.(options.grant) ?? { result: GRANT_NOT_ALLOWED() }
+      if ('result' in asked) return asked.result
+      makeGrant = asked.make
+    }
     let input = this.#parts.value
     if (isObject(options) && 'input' in options && check) {
       this.#move('answering')
@@ -226,6 +245,18 @@ export class Confirmation {
       input = checked.value
     }
     let approval: Approval = deepFreeze({ by })
+    if (makeGrant) {
+      // Made before the run, so a call that arrives while this one runs is covered already.
+      const made = makeGrant(input)
+      if (typeof made !== 'string') {
+        if (this.#still('answering')) {
+          this.#move('pending')
+          this.#host.changed()
+        }
+        return made
+      }
+      approval = deepFreeze({ by, grant: made })
+    }
     if (verify) {
       const from = this.#status
       this.#move('verifying')
@@ -317,6 +348,7 @@ export class Confirmation {
     this.#resolve(ending)
     const event: ConfirmEvent = { type: EVENT_TYPE[status], entry: this.entry, result }
     if (approval) event.by = approval.by
+    if (approval?.grant !== undefined) event.grant = approval.grant
     this.#host.events.emit('confirm', event)
     return result
   }

@@ -1,8 +1,15 @@
 import { deepFreeze, refuse } from '../call/results'
 import { createSubscribable } from '../events/subscribable'
 import type { Emitter } from '../events/emitter'
-import type { ConfirmationEntry, ConfirmationStore, ErrorEvent, ToolResult } from '../types'
+import type {
+  ConfirmationAnswer,
+  ConfirmationEntry,
+  ConfirmationStore,
+  ErrorEvent,
+  ToolResult,
+} from '../types'
 import { Confirmation, type ConfirmationHost, type ConfirmationParts } from './confirmation'
+import { createGrantList, type GrantList } from './grantList'
 
 /** The store plus what only the registry may do. */
 export interface InternalConfirmationStore extends ConfirmationStore {
@@ -11,10 +18,13 @@ export interface InternalConfirmationStore extends ConfirmationStore {
   add(parts: ConfirmationParts, announce: () => void): Confirmation
   /** The open confirmations, oldest first (a copy: ending one while iterating is safe). */
   open(): Confirmation[]
+  /** The grants people gave with their approvals. */
+  readonly grantList: GrantList
 }
 
 const EXPIRED = (): ToolResult =>
   deepFreeze(refuse('confirmation_expired', 'This confirmation is unknown, used or expired'))
+const DIALOG = Object.freeze({ by: 'dialog' as const })
 const EMPTY: readonly ConfirmationEntry[] = Object.freeze([])
 
 /**
@@ -81,7 +91,41 @@ export function createConfirmationStore(options: {
     changed,
   }
 
+  // A grant made, used or ended changes what presenters list; the entries' array stays the same.
+  const grantList = createGrantList({ clock, changed: () => listeners.notify() })
+
   const find = (id: unknown) => (typeof id === 'string' ? open.get(id) : undefined)
+
+  /**
+   * The distinct ids of a batch in queue order: the open ones as the list holds them, then the
+   * others in the order given. Each id is answered once, whatever the batch repeats.
+   */
+  const batchOrder = (ids: unknown): string[] => {
+    const given = Array.isArray(ids) ? ids : []
+    const named = new Set(given.map((id) => (typeof id === 'string' ? id : String(id))))
+    const queued = [...open.keys()].filter((id) => named.has(id))
+    const rest = [...named].filter((id) => !open.has(id))
+    return [...queued, ...rest]
+  }
+
+  /**
+   * Answers a batch one entry after another, so runs happen in queue order; overlapping batches
+   * take turns (a second batch naming the same entries finds them answered, never runs them).
+   */
+  let batches: Promise<unknown> = Promise.resolve()
+  const each = (
+    ids: unknown,
+    answer: (id: string) => Promise<ToolResult>,
+  ): Promise<ConfirmationAnswer[]> => {
+    const turn = batches.then(async () => {
+      const answers: ConfirmationAnswer[] = []
+      for (const id of batchOrder(ids)) answers.push({ id, result: await answer(id) })
+      return answers
+    })
+    // `approve` and `reject` never reject, so the chain never breaks.
+    batches = turn
+    return turn
+  }
 
   const store: InternalConfirmationStore = {
     list: () => snapshot,
@@ -100,6 +144,15 @@ export function createConfirmationStore(options: {
     rejectAll(reason) {
       return Promise.all([...open.keys()].map((id) => store.reject(id, reason)))
     },
+    approveMany(ids, opts) {
+      const by = (opts as { by?: unknown } | undefined)?.by === 'dialog' ? DIALOG : undefined
+      return each(ids, (id) => store.approve(id, by))
+    },
+    rejectMany(ids, reason) {
+      return each(ids, (id) => store.reject(id, reason))
+    },
+    grants: grantList.list,
+    revokeGrant: (id) => grantList.revoke(id),
     attachPresenter() {
       presenters++
       if (presenters === 1) options.onPresenterChange()
@@ -132,6 +185,7 @@ export function createConfirmationStore(options: {
       return confirmation
     },
     open: () => [...open.values()],
+    grantList,
   }
   return store
 }

@@ -19,7 +19,7 @@ export interface AgentActivity {
    * decides, then `'approved'`, `'rejected'` (denied or withdrawn) or `'expired'`.
    */
   confirmation?: ConfirmEvent['type']
-  /** Who approved, once approved: `dialog`, `api`, or `verified` (the person's passkey). */
+  /** Who approved, once approved: `dialog`, `api`, `verified` (the person's passkey) or `grant` (nobody was asked: a grant covered it). */
   approvedBy?: ConfirmEvent['by']
   /** When the call started (`Date.now()`). */
   startedAt: number

@@ -44,7 +44,7 @@ export interface ToolBindingResult<TInput = unknown, TOutput = unknown> {
 /**
  * A tool declared by a component, bound to a registry. Registered while subscribed, and
  * registered again only when what agents see changes: name, description, title, hints and
- * `sensitive` paths (by value), deadline, whether `summary`/`confirmation`/`check` exist, the schemas (by
+ * `sensitive` paths (by value), deadline, `verify` and `grant`, whether `summary`/`confirmation`/`check` exist, the schemas (by
  * their JSON Schema, see {@link sameSchema}), the registry or the scope. Everything else is read
  * from the latest definition when it is used, so re-renders never touch the registry's revision.
  */
@@ -75,6 +75,8 @@ export function toolChanged(
     a.description !== b.description ||
     a.title !== b.title ||
     a.timeoutMs !== b.timeoutMs ||
+    a.verify !== b.verify ||
+    a.grant !== b.grant ||
     hintsKey(a.hints) !== hintsKey(b.hints) ||
     sensitiveKey(a.sensitive) !== sensitiveKey(b.sensitive) ||
     hasFunction(a.summary) !== hasFunction(b.summary) ||
@@ -104,6 +106,9 @@ function registerTool(
     output: def.output && latestSchema(def.output, () => registration.current.definition.output),
     inputSchema: def.inputSchema,
     timeoutMs: def.timeoutMs,
+    // Safety settings travel as declared: a verified tool stays verified, `grant: false` stays.
+    ...(def.verify === undefined ? {} : { verify: def.verify }),
+    ...(def.grant === undefined ? {} : { grant: def.grant }),
     hints: keyToHints(hintsKey(def.hints)),
     sensitive:
       sensitive === SENSITIVE_FUNCTION

@@ -52,7 +52,7 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
     `Policy names an unknown caller "${caller}": use ${POLICY_CALLERS.join(', ')} ("human" is fixed)`,
   'policy entry': (caller) => `policy.${caller} must be an object like { allow: ['readOnly'] }`,
   'policy key': (caller, key) =>
-    `policy.${caller} has an unknown key "${key}": use allow, tools, rateLimit or verify`,
+    `policy.${caller} has an unknown key "${key}": use allow, tools, rateLimit, verify or grants`,
   'policy allow': (caller) =>
     `policy.${caller}.allow must list classes among ${CLASSES.join(', ')}`,
   'policy tools': (caller) =>
@@ -63,6 +63,8 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
     `policy.${caller}.tools.${key} must list full tool names or "prefix.*" patterns`,
   'policy verify': (caller) =>
     `policy.${caller}.verify must list classes among destructive, consequential`,
+  'policy grants': (caller) =>
+    `policy.${caller}.grants must be a boolean or a list of full tool names or "prefix.*" patterns`,
   'policy rateLimit': (caller) =>
     `policy.${caller}.rateLimit must be { calls: positive integer, perMs: positive number }`,
   // scopes
@@ -94,6 +96,7 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
   sensitive: (name) =>
     `Tool "${name}" has sensitive paths that are not a string array (or a function returning one)`,
   verify: (name) => `Tool "${name}" has a verify that is not a boolean`,
+  grant: (name) => `Tool "${name}" has a grant that is not a boolean`,
   timeoutMs: (name) =>
     `Tool "${name}" has an invalid timeoutMs: use a positive number of milliseconds`,
   'not a function': (name, key) => `Tool "${name}" has a ${key} that is not a function`,

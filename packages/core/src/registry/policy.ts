@@ -47,6 +47,8 @@ export interface CompiledCallerPolicy {
   allows(name: string, cls: ToolClass): boolean
   /** Whether approvals of this class need step-up verification for this caller. */
   verifies(cls: ToolClass): boolean
+  /** Whether a person may grant this caller later calls of this tool (`policy[caller].grants`). */
+  grants(name: string): boolean
   rateLimit?: { calls: number; perMs: number }
 }
 
@@ -60,13 +62,18 @@ const isPattern = (p: unknown): boolean => {
   return p.endsWith('.*') ? isToolName(p.slice(0, -2)) : isToolName(p)
 }
 
+const isPatternList = (list: unknown): boolean => Array.isArray(list) && list.every(isPattern)
+
+/** The keys a caller's policy entry may have. */
+const POLICY_KEYS = ['allow', 'tools', 'rateLimit', 'verify', 'grants']
+
 /** What is wrong with one caller's policy entry, or `undefined` when it is valid. */
 export function policyProblem(caller: string, entry: unknown): Problem | undefined {
   if (!(POLICY_CALLERS as readonly string[]).includes(caller)) return ['unknown caller', caller]
   if (entry === undefined) return undefined
   if (!isObject(entry)) return ['policy entry', caller]
   for (const key of Object.keys(entry)) {
-    if (key !== 'allow' && key !== 'tools' && key !== 'rateLimit' && key !== 'verify') {
+    if (!POLICY_KEYS.includes(key)) {
       return ['policy key', caller, key]
     }
   }
@@ -74,6 +81,10 @@ export function policyProblem(caller: string, entry: unknown): Problem | undefin
   const tools = own(entry, 'tools')
   const rateLimit = own(entry, 'rateLimit')
   const verify = own(entry, 'verify')
+  const grants = own(entry, 'grants')
+  if (grants !== undefined && typeof grants !== 'boolean' && !isPatternList(grants)) {
+    return ['policy grants', caller]
+  }
   if (
     verify !== undefined &&
     (!Array.isArray(verify) || !verify.every((c) => c === 'destructive' || c === 'consequential'))
@@ -91,7 +102,7 @@ export function policyProblem(caller: string, entry: unknown): Problem | undefin
     for (const key of Object.keys(tools)) {
       if (key !== 'allow' && key !== 'deny') return ['policy tools key', caller, key]
       const list = tools[key]
-      if (!Array.isArray(list) || !list.every(isPattern)) return ['policy names', caller, key]
+      if (!isPatternList(list)) return ['policy names', caller, key]
     }
   }
   if (rateLimit !== undefined) {
@@ -110,7 +121,11 @@ export function policyProblem(caller: string, entry: unknown): Problem | undefin
   return undefined
 }
 
-const DENY_ALL: CompiledCallerPolicy = { allows: () => false, verifies: () => false }
+const DENY_ALL: CompiledCallerPolicy = {
+  allows: () => false,
+  verifies: () => false,
+  grants: () => false,
+}
 
 /** Compiles one caller's rules; `entry` must already be valid. */
 export function compileCallerPolicy(
@@ -126,6 +141,8 @@ export function compileCallerPolicy(
   const classes = new Set<ToolClass>(allowed ?? DEFAULT_CLASSES[caller])
   const allow = (own(tools, 'allow') as string[] | undefined)?.map(nameRule)
   const deny = (own(tools, 'deny') as string[] | undefined)?.map(nameRule) ?? []
+  const grantsGiven = own(given, 'grants') as CallerPolicy['grants']
+  const grantRules = Array.isArray(grantsGiven) ? grantsGiven.map(nameRule) : undefined
   return {
     allows(name, cls) {
       // Loops, not `some` with a closure: this runs on every call.
@@ -136,6 +153,8 @@ export function compileCallerPolicy(
       return false
     },
     verifies: (cls) => verified.has(cls),
+    grants: (name) =>
+      grantsGiven === false ? false : grantRules ? grantRules.some((rule) => rule(name)) : true,
     rateLimit: rate
       ? { calls: own(rate, 'calls') as number, perMs: own(rate, 'perMs') as number }
       : undefined,

@@ -58,6 +58,7 @@ export function definitionProblem(
     return ['timeoutMs', name]
   }
   if (def.verify !== undefined && typeof def.verify !== 'boolean') return ['verify', name]
+  if (def.grant !== undefined && typeof def.grant !== 'boolean') return ['grant', name]
   for (const key of ['summary', 'confirmation', 'check'] as const) {
     if (def[key] !== undefined && typeof def[key] !== 'function') {
       return ['not a function', name, key]

@@ -1,4 +1,4 @@
-import type { Caller, ConfirmMode, FieldChange, Toolmark, ToolResult } from '../types'
+import type { Caller, ConfirmMode, FieldChange, GrantOptions, Toolmark, ToolResult } from '../types'
 
 /** The version of the recording format; `replaySession` reads this one. */
 export const RECORDING_VERSION = 1
@@ -22,6 +22,8 @@ export type RecordedLine =
       confirmId: string
       /** What the person did (`approve`, `reject`), or how the entry ended without them. */
       decision: 'approve' | 'reject' | 'expired' | 'withdrawn'
+      /** The grant the approval also gave (`approve(id, { grant })`), replayed with it. */
+      grant?: GrantOptions
     }
 
 /** A session being recorded. */
@@ -82,7 +84,9 @@ export function recordSession(tm: Toolmark): SessionRecording {
           : e.result
       write({ type: 'result', callId: callIdOf(e.callId), tool: e.tool, caller: e.caller, result })
     }),
-    tm.events.on('confirm', ({ type, entry, result }) => {
+    tm.events.on('confirm', ({ type, entry, result, by, grant }) => {
+      // A call a grant covered asked nobody: the approval that gave the grant is the answer.
+      if (by === 'grant') return
       const confirmId = confirmIdOf(entry.id)
       if (type === 'requested') {
         const line: RecordedLine = {
@@ -105,7 +109,16 @@ export function recordSession(tm: Toolmark): SessionRecording {
             : result?.status === 'cancelled' && result.by !== 'operator'
               ? 'withdrawn'
               : 'reject'
-      write({ type: 'answer', confirmId, decision })
+      const given =
+        grant === undefined ? undefined : tm.confirmations.grants().find((g) => g.id === grant)
+      if (given) {
+        const options: GrantOptions = {
+          for:
+            given.expiresAt === undefined ? 'session' : { ms: given.expiresAt - given.createdAt },
+        }
+        if (given.pins.length > 0) options.pins = given.pins.map((pin) => pin.path)
+        write({ type: 'answer', confirmId, decision, grant: options })
+      } else write({ type: 'answer', confirmId, decision })
     }),
   ]
   let stopped = false

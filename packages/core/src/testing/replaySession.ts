@@ -342,7 +342,10 @@ export async function replaySession(
             if (!live) break // its request already drifted
             const answer =
               entry.decision === 'approve'
-                ? tm.confirmations.approve(live.entry.id)
+                ? tm.confirmations.approve(
+                    live.entry.id,
+                    entry.grant === undefined ? undefined : { grant: entry.grant },
+                  )
                 : tm.confirmations.reject(live.entry.id, 'replayed')
             // Deferred answers resolve with the run's result, inline ones after it: either way the
             // result lines that follow are awaited on their own.

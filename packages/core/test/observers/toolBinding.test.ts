@@ -305,3 +305,36 @@ describe('createToolBinding', () => {
     expect(errors.map((e) => e.code)).toContain('listener_threw')
   })
 })
+
+describe('createToolBinding safety settings', () => {
+  it('registers a declared grant: false and verify: true as they are, and again when they change', async () => {
+    const tm = createToolmark({ confirm: { verifier: async () => undefined } })
+    const close = (extra: Partial<ToolDefinition>): ToolDefinition => ({
+      name: 'close',
+      description: 'Closes a ticket',
+      hints: { consequential: true },
+      summary: () => 'Close',
+      run: () => ok(null),
+      ...extra,
+    })
+    const binding = createToolBinding({ toolmark: tm, definition: close({ grant: false }) })
+    binding.subscribe(() => {})
+    await flush()
+    const first = await tm.call('close', {})
+    const firstId = (first as { confirmId: string }).confirmId
+    expect(tm.confirmations.get(firstId)?.grantable).toBeUndefined()
+    expect(await tm.confirmations.approve(firstId, { grant: { for: 'session' } })).toMatchObject({
+      code: 'grant_not_allowed',
+    })
+
+    binding.setOptions({ toolmark: tm, definition: close({ verify: true }) })
+    await flush()
+    expect(tm.verifies('close')).toBe(true)
+
+    binding.setOptions({ toolmark: tm, definition: close({}) })
+    await flush()
+    expect(tm.verifies('close')).toBe(false)
+    const later = await tm.call('close', {})
+    expect(tm.confirmations.get((later as { confirmId: string }).confirmId)?.grantable).toBe(true)
+  })
+})

@@ -232,3 +232,43 @@ describe('replaySession', () => {
     expect(calls).toEqual([])
   })
 })
+
+describe('recording grants', () => {
+  it('records the grant an approval gave, skips the calls it covered, and replays both', async () => {
+    const play = async (tm: Toolmark) => {
+      const asked = await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+      if (asked.status !== 'needs_confirmation') throw new Error('expected a confirmation')
+      await tm.confirmations.approve(asked.confirmId, {
+        grant: { for: { ms: 60_000 }, pins: ['id'] },
+      })
+      await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
+    }
+    const tm = helpdesk()
+    const recording = recordSession(tm)
+    await play(tm)
+    recording.stop()
+    const lines = recording.lines.map((l) => JSON.parse(l))
+    expect(lines.filter((l) => l.type === 'answer')).toEqual([
+      {
+        type: 'answer',
+        confirmId: 'cf1',
+        decision: 'approve',
+        grant: { for: { ms: 60_000 }, pins: ['id'] },
+      },
+    ])
+    expect(lines.filter((l) => l.type === 'result').map((l) => l.result.status)).toEqual([
+      'needs_confirmation',
+      'ok',
+      'ok',
+    ])
+
+    // Replayed: the approval gives the same grant, so the second close asks nobody again.
+    const fresh = helpdesk()
+    expect(await replaySession(fresh, recording.text())).toEqual({
+      calls: 2,
+      results: 3,
+      answers: 1,
+    })
+    expect(fresh.confirmations.grants()).toMatchObject([{ tool: 'tickets.close', uses: 1 }])
+  })
+})

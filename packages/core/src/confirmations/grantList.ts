@@ -1,0 +1,197 @@
+import { deepFreeze } from '../call/results'
+import { randomId } from '../base/ids'
+import { redactValue } from '../redaction/redact'
+import type { ToolRecord } from '../registry/toolRecord'
+import type { Caller, Grant } from '../types'
+import { pinKey, valueAt } from './grantPins'
+
+/** One pinned path: its value's canonical key, for matching. */
+interface Pin {
+  readonly path: string
+  readonly key: string
+}
+
+/** A grant as the list keeps it: the tool record (not its name), so a new tool of the same name is never covered. */
+interface Held {
+  readonly id: string
+  readonly record: ToolRecord
+  readonly caller: Caller
+  readonly pins: readonly Pin[]
+  readonly createdAt: number
+  expiresAt: number | undefined
+  uses: number
+  /** The redacted pins, as listed. */
+  readonly shown: Grant['pins']
+  /** What `grants()` lists, rebuilt when `uses` or `expiresAt` change. */
+  view: Grant
+}
+
+/** What a grant is made of, read from the approved input. */
+export interface GrantRequest {
+  readonly record: ToolRecord
+  readonly caller: Caller
+  readonly pins: readonly string[]
+  /** The input that runs: the pinned values are read from it. */
+  readonly input: unknown
+  /** Lifetime in ms; `undefined` for the session. */
+  readonly ms: number | undefined
+}
+
+/** The grants a person gave, in memory: a reload ends them all. */
+export interface GrantList {
+  /**
+   * Makes a grant, or extends the one that covers exactly the same calls (a second approval with
+   * the same grant makes no second grant). `undefined` when a pinned value has no canonical form.
+   */
+  add(request: GrantRequest): string | undefined
+  /** The live grant that covers this call, counted as used; `undefined` when none does. */
+  use(record: ToolRecord, caller: Caller, input: unknown): string | undefined
+  list(): readonly Grant[]
+  revoke(id: unknown): boolean
+  /** Ends every grant `keep` says no to (its tool went away, the ceilings changed). */
+  retain(keep: (record: ToolRecord, caller: Caller) => boolean): void
+}
+
+const EMPTY: readonly Grant[] = Object.freeze([])
+
+const view = (held: Held): Grant => {
+  const grant: Grant = {
+    id: held.id,
+    tool: held.record.name,
+    caller: held.caller,
+    pins: held.shown,
+    createdAt: held.createdAt,
+    uses: held.uses,
+  }
+  if (typeof held.record.def.title === 'string') grant.title = held.record.def.title
+  if (held.expiresAt !== undefined) grant.expiresAt = held.expiresAt
+  return deepFreeze(grant)
+}
+
+const samePins = (a: readonly Pin[], b: readonly Pin[]) =>
+  a.length === b.length && a.every((pin, i) => pin.path === b[i].path && pin.key === b[i].key)
+
+/**
+ * The list of grants, the one owner of their lifetimes: made with an approval, used by calls,
+ * ended by revocation, expiry, or their tool or ceilings going away. Expiry is checked against the
+ * clock whenever a grant is used; one timer (only while a timed grant lives) takes ended grants off
+ * the list so presenters see them go.
+ */
+export function createGrantList(options: {
+  clock: () => number
+  /** The list changed: presenters re-read it. */
+  changed: () => void
+}): GrantList {
+  const { clock } = options
+  const held = new Map<string, Held>()
+  let snapshot: readonly Grant[] = EMPTY
+  let timer: ReturnType<typeof setTimeout> | undefined
+
+  const publish = () => {
+    snapshot = held.size === 0 ? EMPTY : Object.freeze([...held.values()].map((h) => h.view))
+    schedule()
+    options.changed()
+  }
+
+  const schedule = () => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    let earliest = Infinity
+    for (const h of held.values())
+      if (h.expiresAt !== undefined) earliest = Math.min(earliest, h.expiresAt)
+    if (earliest === Infinity) return
+    timer = setTimeout(sweep, Math.max(0, Math.min(earliest - clock(), 2_147_483_647)))
+    ;(timer as { unref?: () => void }).unref?.()
+  }
+
+  const ended = (h: Held, at: number) => h.expiresAt !== undefined && h.expiresAt <= at
+
+  const sweep = () => {
+    timer = undefined
+    const at = clock()
+    let removed = false
+    for (const h of [...held.values()]) {
+      if (ended(h, at)) removed = held.delete(h.id) || removed
+    }
+    if (removed) publish()
+    else schedule()
+  }
+
+  return {
+    add({ record, caller, pins: paths, input, ms }) {
+      const pins: Pin[] = []
+      for (const path of [...new Set(paths)].sort()) {
+        const key = pinKey(valueAt(input, path))
+        if (key === undefined) return undefined
+        pins.push({ path, key })
+      }
+      const at = clock()
+      const expiresAt = ms === undefined ? undefined : at + ms
+      for (const h of held.values()) {
+        if (h.record !== record || h.caller !== caller || !samePins(h.pins, pins) || ended(h, at)) {
+          continue
+        }
+        // The same calls covered: the longer lifetime wins (the session outlives any time).
+        if (h.expiresAt !== undefined && (expiresAt === undefined || expiresAt > h.expiresAt)) {
+          h.expiresAt = expiresAt
+          h.view = view(h)
+          publish()
+        }
+        return h.id
+      }
+      const shown = deepFreeze(
+        pins.map(({ path }) => ({
+          path,
+          value: redactValue(valueAt(input, path), record.sensitive, 64, path),
+        })),
+      )
+      const grant: Held = {
+        id: randomId('gr_'),
+        record,
+        caller,
+        pins,
+        createdAt: at,
+        expiresAt,
+        uses: 0,
+        shown,
+        view: undefined as unknown as Grant,
+      }
+      grant.view = view(grant)
+      held.set(grant.id, grant)
+      publish()
+      return grant.id
+    },
+    use(record, caller, input) {
+      const at = clock()
+      let found: Held | undefined
+      let removed = false
+      for (const h of [...held.values()]) {
+        if (ended(h, at)) {
+          removed = held.delete(h.id) || removed
+          continue
+        }
+        if (found || h.record !== record || h.caller !== caller) continue
+        if (h.pins.every((pin) => pinKey(valueAt(input, pin.path)) === pin.key)) found = h
+      }
+      if (found) {
+        found.uses++
+        found.view = view(found)
+      }
+      if (found || removed) publish()
+      return found?.id
+    },
+    list: () => snapshot,
+    revoke(id) {
+      if (typeof id !== 'string' || !held.delete(id)) return false
+      publish()
+      return true
+    },
+    retain(keep) {
+      let removed = false
+      for (const h of [...held.values()]) {
+        if (!keep(h.record, h.caller)) removed = held.delete(h.id) || removed
+      }
+      if (removed) publish()
+    },
+  }
+}
