@@ -1,4 +1,5 @@
 import type { FileFieldRules } from './fileValues'
+import type { FormProvenanceStore } from './formProvenance'
 import type {
   FieldChange,
   JsonSchema,
@@ -57,6 +58,12 @@ export interface FormAdapter<TValues = Record<string, unknown>> {
   fileValue?(path: string, files: readonly File[], options: { multiple: boolean }): unknown
   /** False when the form is gone from the page: fills are then refused `stale`, nothing written. */
   available?(): boolean
+  /**
+   * Calls `onChange` after the form's values changed (a person typing, a reset); returns the
+   * unsubscribe. Lets the form's provenance follow a person's edits as they happen; without it,
+   * provenance is read afresh whenever it is asked for.
+   */
+  subscribe?(onChange: () => void): () => void
 }
 
 /** An allowed value of a field, for `<form>.options`. */
@@ -199,6 +206,11 @@ export interface FormTools {
   editedPaths(): string[]
   /** Whether a form path is masked. */
   isSensitive(path: string): boolean
+  /**
+   * Which fields hold a value an agent wrote (and from which call), and `revertField(path)`. The
+   * same store for every registration of one form memory.
+   */
+  readonly provenance: FormProvenanceStore
   /** Unregisters the tools; idempotent. */
   dispose(): void
 }
@@ -206,8 +218,11 @@ export interface FormTools {
 /** A field a fill or an undo left alone, and why. */
 export interface SkippedField {
   path: string
-  /** `user_edited`: the user changed it; `changed`: it no longer holds what the fill wrote. */
-  reason: 'user_edited' | 'changed'
+  /**
+   * `user_edited`: the user changed it; `changed`: it no longer holds what the fill wrote;
+   * `reverted`: a person reverted that field (`revertField`), so the fill's undo leaves it alone.
+   */
+  reason: 'user_edited' | 'changed' | 'reverted'
 }
 
 /** What `<form>.fill` and its undo return. */

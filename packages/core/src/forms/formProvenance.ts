@@ -1,0 +1,287 @@
+import { reportError } from '../events/reportError'
+import type { Caller, FieldChange, Toolmark } from '../types'
+import type { EditTracker, PlannedWrite } from './formMemory'
+import { fieldChange } from './formContext'
+import { cloneValue, deepEqual, getIn, isAtOrBelow, overlapIndex, splitPath } from './paths'
+import type { FormAdapter, FormMemory } from './types'
+
+/** Who wrote the value a field holds: the agent's call, its caller, and when (ms since epoch). */
+export interface FieldProvenance {
+  readonly callId: string
+  readonly caller: Caller
+  readonly at: number
+}
+
+/**
+ * The fields that hold a value an agent wrote, by the tools' dot path (for a wizard, keyed by
+ * step id: `who.email`). A replaced or appended-to list is one entry at the list's path.
+ */
+export type FormProvenance = ReadonlyMap<string, FieldProvenance>
+
+/** What `revertField` did. It never throws. */
+export type RevertFieldOutcome =
+  | { status: 'reverted'; path: string; change: FieldChange }
+  | {
+      status: 'skipped'
+      path: string
+      /**
+       * `not_filled`: no agent value is recorded at this path (never written, already reverted
+       * or undone); `user_edited`: the user changed it since; `changed`: something else did;
+       * `unavailable`: the form's tools are not registered, or writing the form failed.
+       */
+      reason: 'not_filled' | 'user_edited' | 'changed' | 'unavailable'
+    }
+
+/**
+ * Which fields of one form hold a value an agent wrote, and `revertField`. One per form memory,
+ * so it outlives registering the form's tools again; `subscribe` / `getSnapshot` suit
+ * `useSyncExternalStore`.
+ */
+export interface FormProvenanceStore {
+  /** The same map until a field gains or loses an agent's value. */
+  getSnapshot(): FormProvenance
+  /** Calls `listener` after the snapshot changed; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void
+  /**
+   * Restores one field to what it held before the agent wrote it (a person's value, or the
+   * default), if it still holds the agent's value. The rest of the fill stays, and the fill's
+   * undo leaves this field alone (reported skipped `reverted`).
+   */
+  revertField(path: string): Promise<RevertFieldOutcome>
+}
+
+/** A recorded agent value at one path. */
+interface Origin extends FieldProvenance {
+  /** What the agent wrote there. */
+  readonly value: unknown
+  /** What the field held before the agent's uninterrupted run of writes there began. */
+  readonly before: unknown
+  /** The writes of that run, oldest first: a revert marks them so their undo skips the field. */
+  readonly writes: readonly PlannedWrite[]
+  /** The origins this one replaced (at or below its path), restored when its write is undone. */
+  readonly replaced: ReadonlyArray<readonly [string, Origin]>
+}
+
+/** What the registered tools lend the store: the current adapter and how to write through it. */
+export interface ProvenanceBinding {
+  readonly tm: Toolmark
+  readonly adapter: FormAdapter<unknown>
+  readonly edits: EditTracker
+  /** Masks secrets in a change, as fills do. */
+  redact(change: FieldChange): FieldChange
+}
+
+/** The store's internal side, used by the form's tools. */
+export interface InternalProvenance extends FormProvenanceStore {
+  /** Lends the store a registration's adapter; returns the detach. */
+  attach(binding: ProvenanceBinding): () => void
+  /** Records a fill's writes as the agent's, from this call. */
+  record(planned: readonly PlannedWrite[], by: { callId: string; caller: Caller }): void
+  /** Forgets writes an undo restored, bringing back the origins they replaced. */
+  undone(planned: readonly PlannedWrite[]): void
+}
+
+const stores = new WeakMap<FormMemory, InternalProvenance>()
+const EMPTY: FormProvenance = new Map()
+
+/**
+ * The provenance store of a form memory: which fields hold an agent's value and from which call.
+ * The same store for the same memory; `createFormTools` feeds it.
+ *
+ * @example
+ * const memory = createFormMemory()
+ * createFormTools(tm, adapter, { name: 'ticket', description: 'A ticket', schema, memory })
+ * await tm.call('ticket.fill', { values: { title: 'Printer' } })
+ * formProvenance(memory).getSnapshot().get('title') // { callId, caller: 'inapp', at }
+ */
+export function formProvenance(memory: FormMemory): FormProvenanceStore {
+  return internalProvenance(memory)
+}
+
+/** The store of `memory`, with the methods the form's tools use. */
+export function internalProvenance(memory: FormMemory): InternalProvenance {
+  let store = stores.get(memory)
+  if (!store) {
+    store = createProvenance()
+    stores.set(memory, store)
+  }
+  return store
+}
+
+function createProvenance(): InternalProvenance {
+  const origins = new Map<string, Origin>()
+  const listeners = new Set<() => void>()
+  let binding: ProvenanceBinding | undefined
+  let stopWatching: (() => void) | undefined
+  let snapshot = EMPTY
+  let held: Origin[] = []
+
+  const valuesNow = (): unknown => {
+    try {
+      return binding?.adapter.getValues()
+    } catch {
+      return undefined
+    }
+  }
+
+  /** The origins whose field still holds the agent's value; the snapshot is rebuilt only on a change. */
+  function compute(): FormProvenance {
+    if (!binding) return snapshot
+    const values = valuesNow()
+    const now: Origin[] = []
+    for (const [path, origin] of origins) {
+      if (deepEqual(getIn(values, splitPath(path)), origin.value)) now.push(origin)
+    }
+    if (now.length === held.length && now.every((o, i) => o === held[i])) return snapshot
+    held = now
+    const next = new Map<string, FieldProvenance>()
+    for (const [path, origin] of origins) {
+      if (now.includes(origin)) {
+        next.set(
+          path,
+          Object.freeze({ callId: origin.callId, caller: origin.caller, at: origin.at }),
+        )
+      }
+    }
+    snapshot = next
+    return snapshot
+  }
+
+  function notify() {
+    const before = snapshot
+    if (compute() === before) return
+    for (const listener of [...listeners]) {
+      try {
+        listener()
+      } catch (cause) {
+        if (binding) {
+          reportError(binding.tm, {
+            code: 'listener_threw',
+            message: 'A form provenance listener threw',
+            cause,
+          })
+        }
+      }
+    }
+  }
+
+  /** Follows the person's edits while someone listens and the adapter can tell. */
+  function watch() {
+    stopWatching?.()
+    stopWatching = undefined
+    const subscribe = binding?.adapter.subscribe
+    if (listeners.size === 0 || typeof subscribe !== 'function') return
+    try {
+      const stop = subscribe.call(binding!.adapter, notify)
+      stopWatching = typeof stop === 'function' ? stop : undefined
+    } catch {
+      // An adapter that cannot be watched still answers getSnapshot on every render.
+    }
+  }
+
+  /** Takes the origins at or below `path` out of the map. */
+  function takeBelow(path: string): Array<readonly [string, Origin]> {
+    const taken: Array<readonly [string, Origin]> = []
+    for (const [key, origin] of origins) {
+      if (isAtOrBelow(key, path)) {
+        taken.push([key, origin])
+        origins.delete(key)
+      }
+    }
+    return taken
+  }
+
+  return {
+    getSnapshot: compute,
+    subscribe(listener) {
+      listeners.add(listener)
+      if (listeners.size === 1) watch()
+      return () => {
+        if (!listeners.delete(listener)) return
+        if (listeners.size === 0) {
+          stopWatching?.()
+          stopWatching = undefined
+        }
+      }
+    },
+    attach(next) {
+      binding = next
+      watch()
+      notify()
+      return () => {
+        if (binding !== next) return
+        binding = undefined
+        stopWatching?.()
+        stopWatching = undefined
+      }
+    },
+    record(planned, by) {
+      const at = Date.now()
+      for (const p of planned) {
+        const path = p.write.path
+        const previous = origins.get(path)
+        // The agent rewriting its own value continues one run: a revert goes back past all of it.
+        const continues = previous !== undefined && deepEqual(p.before, previous.value)
+        const replaced = takeBelow(path)
+        origins.set(path, {
+          callId: by.callId,
+          caller: by.caller,
+          at,
+          value: cloneValue(p.after),
+          before: continues ? previous.before : cloneValue(p.before),
+          writes: continues ? [...previous.writes, p] : [p],
+          replaced,
+        })
+      }
+      notify()
+    },
+    undone(planned) {
+      for (const p of planned) {
+        const origin = origins.get(p.write.path)
+        if (!origin || origin.writes[origin.writes.length - 1] !== p) continue
+        origins.delete(p.write.path)
+        for (const [key, back] of origin.replaced) origins.set(key, back)
+      }
+      notify()
+    },
+    async revertField(path) {
+      const current = binding
+      if (typeof path !== 'string')
+        return { status: 'skipped', path: String(path), reason: 'not_filled' }
+      if (!current) return { status: 'skipped', path, reason: 'unavailable' }
+      const origin = origins.get(path)
+      if (!origin) return { status: 'skipped', path, reason: 'not_filled' }
+      const values = valuesNow()
+      if (!deepEqual(getIn(values, splitPath(path)), origin.value)) {
+        const edited = overlapIndex(current.edits.editedPaths(values))(path)
+        return { status: 'skipped', path, reason: edited ? 'user_edited' : 'changed' }
+      }
+      // Settled before the write, so a second revert of the same field finds nothing to do.
+      origins.delete(path)
+      for (const w of origin.writes) w.reverted = true
+      const released = current.edits.release(path)
+      try {
+        await current.adapter.setValues(new Map([[path, cloneValue(origin.before)]]), {
+          source: 'undo',
+        })
+      } catch (cause) {
+        origins.set(path, origin)
+        for (const w of origin.writes) w.reverted = false
+        current.edits.restore(released)
+        reportError(current.tm, {
+          code: 'form_write_failed',
+          message: `Reverting field "${path}" failed: the form's setValues threw`,
+          cause,
+        })
+        notify()
+        return { status: 'skipped', path, reason: 'unavailable' }
+      }
+      notify()
+      return {
+        status: 'reverted',
+        path,
+        change: current.redact(fieldChange(path, origin.value, origin.before)),
+      }
+    },
+  }
+}
