@@ -1,54 +1,17 @@
 import { reportError } from '../events/reportError'
 import type { Caller, FieldChange, Toolmark } from '../types'
 import type { EditTracker, PlannedWrite } from './formMemory'
-import { fieldChange } from './formContext'
 import { cloneValue, deepEqual, getIn, isAtOrBelow, overlapIndex, splitPath } from './paths'
-import type { FormAdapter, FormMemory } from './types'
+import type {
+  FieldProvenance,
+  FormAdapter,
+  FormMemory,
+  FormProvenance,
+  FormProvenanceStore,
+  RevertFieldOutcome,
+} from './types'
 
-/** Who wrote the value a field holds: the agent's call, its caller, and when (ms since epoch). */
-export interface FieldProvenance {
-  readonly callId: string
-  readonly caller: Caller
-  readonly at: number
-}
-
-/**
- * The fields that hold a value an agent wrote, by the tools' dot path (for a wizard, keyed by
- * step id: `who.email`). A replaced or appended-to list is one entry at the list's path.
- */
-export type FormProvenance = ReadonlyMap<string, FieldProvenance>
-
-/** What `revertField` did. It never throws. */
-export type RevertFieldOutcome =
-  | { status: 'reverted'; path: string; change: FieldChange }
-  | {
-      status: 'skipped'
-      path: string
-      /**
-       * `not_filled`: no agent value is recorded at this path (never written, already reverted
-       * or undone); `user_edited`: the user changed it since; `changed`: something else did;
-       * `unavailable`: the form's tools are not registered, or writing the form failed.
-       */
-      reason: 'not_filled' | 'user_edited' | 'changed' | 'unavailable'
-    }
-
-/**
- * Which fields of one form hold a value an agent wrote, and `revertField`. One per form memory,
- * so it outlives registering the form's tools again; `subscribe` / `getSnapshot` suit
- * `useSyncExternalStore`.
- */
-export interface FormProvenanceStore {
-  /** The same map until a field gains or loses an agent's value. */
-  getSnapshot(): FormProvenance
-  /** Calls `listener` after the snapshot changed; returns the unsubscribe. */
-  subscribe(listener: () => void): () => void
-  /**
-   * Restores one field to what it held before the agent wrote it (a person's value, or the
-   * default), if it still holds the agent's value. The rest of the fill stays, and the fill's
-   * undo leaves this field alone (reported skipped `reverted`).
-   */
-  revertField(path: string): Promise<RevertFieldOutcome>
-}
+export type { FieldProvenance, FormProvenance, FormProvenanceStore, RevertFieldOutcome }
 
 /** A recorded agent value at one path. */
 interface Origin extends FieldProvenance {
@@ -67,8 +30,8 @@ export interface ProvenanceBinding {
   readonly tm: Toolmark
   readonly adapter: FormAdapter<unknown>
   readonly edits: EditTracker
-  /** Masks secrets in a change, as fills do. */
-  redact(change: FieldChange): FieldChange
+  /** The change a revert made, as fills report one (files described, secrets masked). */
+  change(path: string, before: unknown, after: unknown): FieldChange
 }
 
 /** The store's internal side, used by the form's tools. */
@@ -280,7 +243,7 @@ function createProvenance(): InternalProvenance {
       return {
         status: 'reverted',
         path,
-        change: current.redact(fieldChange(path, origin.value, origin.before)),
+        change: current.change(path, origin.value, origin.before),
       }
     },
   }

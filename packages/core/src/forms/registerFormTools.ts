@@ -10,7 +10,7 @@ import type {
 import { createFillTool } from './fillTool'
 import type { FileFieldRules } from './fileValues'
 import { fileMeans } from './resolveFiles'
-import type { FormContext } from './formContext'
+import { fieldChange, type FormContext } from './formContext'
 import { createEditTracker, createFormMemory } from './formMemory'
 import { internalProvenance } from './formProvenance'
 import { redactChanges } from '../redaction/redact'
@@ -170,8 +170,9 @@ export function registerFormTools(
     tm,
     adapter,
     edits: form.edits,
-    redact(change) {
+    change(path, before, after) {
       secrets.scan()
+      const change = fieldChange(path, before, after)
       return secrets.scanned.empty ? change : redactChanges([change], secrets.scanned)[0]
     },
   })
