@@ -8,6 +8,7 @@ import { ScopeContext, joinScopePath } from '../ScopeContext'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 import { FORM_RULES, type FormDeclaration } from './formRegistration'
 import { useFormToolResult } from './useFormToolResult'
+import { useFormProvenance } from '../useFormProvenance'
 import type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
 
 export type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
@@ -91,11 +92,13 @@ export function useFormTool<
 
   const base = joinScopePath(scope?.path ?? '', options.name)
   const hasOptions = Object.values(options.options ?? {}).some((v) => typeof v === 'function')
+  const provenance = useFormProvenance(memory)
   return useFormToolResult(
     base,
     hasOptions,
     options.steps?.map((s) => s.id),
     step,
     setStep,
+    provenance,
   )
 }

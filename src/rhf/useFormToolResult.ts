@@ -1,9 +1,11 @@
 import { useMemo } from 'react'
+import type { FormProvenanceResult } from '../useFormProvenance'
 import type { UseFormToolResult } from './formToolTypes'
 
 /**
  * What `useFormTool` and `useWizardTool` return: the form's tool names under `base`, the step to
- * show (the one asked for when it is a step of the form, else the first), and `setStep`. The same
+ * show (the one asked for when it is a step of the form, else the first), `setStep`, and which
+ * fields hold an agent's value. The same
  * object until one of them changes.
  */
 export function useFormToolResult(
@@ -12,6 +14,7 @@ export function useFormToolResult(
   stepIds: readonly string[] | undefined,
   step: string | undefined,
   setStep: UseFormToolResult['setStep'],
+  { provenance, revertField }: FormProvenanceResult,
 ): UseFormToolResult {
   const shown = stepIds
     ? step !== undefined && stepIds.includes(step)
@@ -26,7 +29,9 @@ export function useFormToolResult(
       ...(hasOptions ? { options: `${base}.options` } : {}),
       step: shown,
       setStep,
+      provenance,
+      revertField,
     }),
-    [base, hasOptions, shown, setStep],
+    [base, hasOptions, shown, setStep, provenance, revertField],
   )
 }
