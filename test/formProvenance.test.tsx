@@ -1,12 +1,12 @@
 import { StrictMode, useRef } from 'react'
-import { act, render, screen } from '@testing-library/react'
+import { act, render, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { createToolmark } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
-import { ToolProvider, useDomFormTool } from '@toolmark/react'
+import { ConfirmDialog, ToolProvider, useDomFormTool } from '@toolmark/react'
 import type { UseDomFormToolResult } from '@toolmark/react'
 import { useFormTool } from '@toolmark/react/rhf'
 import type { UseFormToolResult } from '@toolmark/react/rhf'
@@ -208,5 +208,32 @@ describe('useDomFormTool provenance', () => {
     expect(outcome).toMatchObject({ status: 'reverted', path: 'email' })
     expect(screen.getByLabelText('Email')).toHaveValue('')
     expect(tool!.provenance.size).toBe(0)
+  })
+})
+
+describe('the submit confirmation', () => {
+  it('marks the fields an agent filled, and not the ones the person typed', async () => {
+    const user = userEvent.setup()
+    const tm = createToolmark({ confirm: { inapp: 'deferred' } })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <TicketForm />
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+    await fill(tm, { title: 'Printer' })
+    await user.type(screen.getByLabelText('Note'), 'Mine')
+
+    await act(() => tm.call('ticket.submit', {}, { caller: 'inapp' }))
+
+    const dialog = await screen.findByRole('alertdialog')
+    const rows = within(dialog).getAllByRole('row')
+    const title = rows.find((r) => within(r).queryByRole('rowheader', { name: /Title/ }))!
+    const note = rows.find((r) => within(r).queryByRole('rowheader', { name: /Note/ }))!
+    expect(within(title).getByText('Filled by agent')).toBeInTheDocument()
+    expect(within(note).queryByText('Filled by agent')).toBeNull()
   })
 })
