@@ -55,6 +55,14 @@ export type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
  * })
  * // An agent: tm.call('access.fill', { values: { who: { email: 'ana@example.com' }, why: { reason: 'Audit' } } })
  * ```
+ *
+ * @example
+ * ```tsx
+ * // What the agent wrote: a badge and a revert control per field it filled.
+ * const tool = useFormTool(form, { name: 'ticket', description: 'The new-ticket form.', schema, onSubmit: save })
+ * const filled = tool.provenance.get('title') // { callId, caller, at } while the title is the agent's
+ * // <button onClick={() => tool.revertField('title')}>Revert</button> → { status: 'reverted', change }
+ * ```
  */
 export function useFormTool<
   TFieldValues extends FieldValues,

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import type { Browser, Page } from 'playwright'
 import {
   freshDataDir,
@@ -22,8 +23,22 @@ afterAll(async () => {
   if (dataDir) removeDir(dataDir)
 })
 
-async function openPage(hash = ''): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
+
+/** axe's serious and critical violations on the page, as `rule: targets`. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: axeSource })
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe
+    const results = await axe.run(document, { resultTypes: ['violations'] })
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  })
+}
+
+async function openPage(hash = '', colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme })
   page.on('pageerror', (error) => {
     throw error
   })
@@ -88,5 +103,20 @@ describe('the ticket form shows what the assistant wrote', () => {
       .click()
     await expect.poll(() => marks(page).count()).toBe(0)
     await page.close()
+  })
+
+  it('is axe-clean with the marks shown, in the dialog and in the form, light and dark', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      const page = await openPage('#/new', scheme)
+      await ask(page, 'new ticket: printer jammed, high priority')
+      await dialog(page).waitFor()
+      await expect.poll(() => dialog(page).getByText('Filled by agent').count()).toBeGreaterThan(0)
+      expect(await seriousViolations(page)).toEqual([])
+      await dialog(page).getByRole('button', { name: 'Deny', exact: true }).click()
+      await dialog(page).waitFor({ state: 'detached' })
+      await expect.poll(() => marks(page).count()).toBe(2)
+      expect(await seriousViolations(page)).toEqual([])
+      await page.close()
+    }
   })
 })
