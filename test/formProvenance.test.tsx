@@ -8,7 +8,7 @@ import { createToolmark } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useDomFormTool } from '@toolmark/react'
 import type { UseDomFormToolResult } from '@toolmark/react'
-import { useFormTool } from '@toolmark/react/rhf'
+import { useFormTool, useWizardTool } from '@toolmark/react/rhf'
 import type { UseFormToolResult } from '@toolmark/react/rhf'
 
 const schema = z.object({ title: z.string(), note: z.string() })
@@ -235,5 +235,63 @@ describe('the submit confirmation', () => {
     const note = rows.find((r) => within(r).queryByRole('rowheader', { name: /Note/ }))!
     expect(within(title).getByText('Filled by agent')).toBeInTheDocument()
     expect(within(note).queryByText('Filled by agent')).toBeNull()
+  })
+})
+
+describe('useWizardTool provenance', () => {
+  const whoSchema = z.object({ email: z.string() })
+  const whySchema = z.object({ reason: z.string() })
+
+  function Wizard({ onTool }: { onTool: (tool: UseFormToolResult) => void }) {
+    const who = useForm({ resolver: zodResolver(whoSchema), defaultValues: { email: '' } })
+    const why = useForm({ resolver: zodResolver(whySchema), defaultValues: { reason: '' } })
+    onTool(
+      useWizardTool({
+        name: 'access',
+        description: 'The access-request wizard.',
+        steps: [
+          { id: 'who', form: who, schema: whoSchema },
+          { id: 'why', form: why, schema: whySchema },
+        ],
+        onSubmit: (values) => values,
+      }),
+    )
+    return (
+      <form>
+        <label>
+          Email <input {...who.register('email')} />
+        </label>
+        <label>
+          Reason <input {...why.register('reason')} />
+        </label>
+      </form>
+    )
+  }
+
+  it('keys fields by step id and follows the person’s edits in each step’s form', async () => {
+    const user = userEvent.setup()
+    const tm = createToolmark()
+    let tool: UseFormToolResult | undefined
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Wizard onTool={(t) => (tool = t)} />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+    await act(() =>
+      tm.call('access.fill', {
+        values: { who: { email: 'ana@example.com' }, why: { reason: 'Audit' } },
+      }),
+    )
+    expect([...tool!.provenance.keys()].sort()).toEqual(['who.email', 'why.reason'])
+
+    await user.type(screen.getByLabelText('Reason'), '!')
+    expect([...tool!.provenance.keys()]).toEqual(['who.email'])
+
+    expect(await act(() => tool!.revertField('who.email'))).toMatchObject({ status: 'reverted' })
+    expect(screen.getByLabelText('Email')).toHaveValue('')
+    expect(tool!.provenance.size).toBe(0)
   })
 })

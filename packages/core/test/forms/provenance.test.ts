@@ -326,3 +326,29 @@ describe('the submit confirmation', () => {
     expect(tm.confirmations.list()[0].agentFilled).toEqual(['title'])
   })
 })
+
+describe('provenance of a wizard', () => {
+  const wizardSchema = z.object({ email: z.string(), reason: z.string() })
+
+  it('keys fields by step id, and reverts one at that path', async () => {
+    const tm = createToolmark()
+    const form = memoryForm({ email: '', reason: '' })
+    const tools = createFormTools(tm, form.adapter, {
+      name: 'access',
+      description: 'Access request.',
+      schema: wizardSchema,
+      steps: [
+        { id: 'who', fields: ['email'] },
+        { id: 'why', fields: ['reason'] },
+      ],
+    })
+    await tm.call('access.fill', {
+      values: { who: { email: 'ana@example.com' }, why: { reason: 'Audit' } },
+    })
+
+    expect([...tools.provenance.getSnapshot().keys()].sort()).toEqual(['who.email', 'why.reason'])
+    expect(await tools.provenance.revertField('who.email')).toMatchObject({ status: 'reverted' })
+    expect(form.values).toEqual({ email: '', reason: 'Audit' })
+    expect([...tools.provenance.getSnapshot().keys()]).toEqual(['why.reason'])
+  })
+})
