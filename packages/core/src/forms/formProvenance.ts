@@ -1,7 +1,7 @@
 import { reportError } from '../events/reportError'
 import type { Caller, FieldChange, Toolmark } from '../types'
 import type { EditTracker, PlannedWrite } from './formMemory'
-import { cloneValue, deepEqual, getIn, isAtOrBelow, overlapIndex, splitPath } from './paths'
+import { cloneValue, deepEqual, getIn, overlapIndex, splitPath } from './paths'
 import type {
   FieldProvenance,
   FormAdapter,
@@ -97,9 +97,10 @@ function createProvenance(): InternalProvenance {
     }
     if (now.length === held.length && now.every((o, i) => o === held[i])) return snapshot
     held = now
+    const kept = new Set(now)
     const next = new Map<string, FieldProvenance>()
     for (const [path, origin] of origins) {
-      if (now.includes(origin)) {
+      if (kept.has(origin)) {
         next.set(
           path,
           Object.freeze({ callId: origin.callId, caller: origin.caller, at: origin.at }),
@@ -142,18 +143,6 @@ function createProvenance(): InternalProvenance {
     }
   }
 
-  /** Takes the origins at or below `path` out of the map. */
-  function takeBelow(path: string): Array<readonly [string, Origin]> {
-    const taken: Array<readonly [string, Origin]> = []
-    for (const [key, origin] of origins) {
-      if (isAtOrBelow(key, path)) {
-        taken.push([key, origin])
-        origins.delete(key)
-      }
-    }
-    return taken
-  }
-
   return {
     getSnapshot: compute,
     subscribe(listener) {
@@ -180,22 +169,41 @@ function createProvenance(): InternalProvenance {
     },
     record(planned, by) {
       const at = Date.now()
+      const written = new Set(planned.map((p) => p.write.path))
+      // One pass over the origins (each key's ancestors looked up), so a 200-field fill stays linear.
+      const taken = new Map<string, Array<readonly [string, Origin]>>()
+      for (const [key, origin] of origins) {
+        for (let prefix = key; ; prefix = prefix.slice(0, prefix.lastIndexOf('.'))) {
+          if (written.has(prefix)) {
+            const list = taken.get(prefix) ?? []
+            list.push([key, origin])
+            taken.set(prefix, list)
+            break
+          }
+          if (!prefix.includes('.')) break
+        }
+      }
+      const next: Array<readonly [string, Origin]> = []
       for (const p of planned) {
         const path = p.write.path
         const previous = origins.get(path)
         // The agent rewriting its own value continues one run: a revert goes back past all of it.
         const continues = previous !== undefined && deepEqual(p.before, previous.value)
-        const replaced = takeBelow(path)
-        origins.set(path, {
-          callId: by.callId,
-          caller: by.caller,
-          at,
-          value: cloneValue(p.after),
-          before: continues ? previous.before : cloneValue(p.before),
-          writes: continues ? [...previous.writes, p] : [p],
-          replaced,
-        })
+        next.push([
+          path,
+          {
+            callId: by.callId,
+            caller: by.caller,
+            at,
+            value: cloneValue(p.after),
+            before: continues ? previous.before : cloneValue(p.before),
+            writes: continues ? [...previous.writes, p] : [p],
+            replaced: taken.get(path) ?? [],
+          },
+        ])
       }
+      for (const list of taken.values()) for (const [key] of list) origins.delete(key)
+      for (const [path, origin] of next) origins.set(path, origin)
       notify()
     },
     undone(planned) {
