@@ -6,7 +6,7 @@ import type { DomFormToolsOptions, FileFieldRules, FormToolNames } from '@toolma
 import { useResolvedToolmark } from './ToolmarkContext'
 import { ScopeContext, joinScopePath } from './ScopeContext'
 import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
-import { useFormProvenance, type FormProvenanceResult } from './useFormProvenance'
+import { useFormProvenance, withProvenance, type FormProvenanceResult } from './useFormProvenance'
 
 /**
  * Options of {@link useDomFormTool}: those of core's `createDomFormTools`, less the scope (taken
@@ -104,16 +104,16 @@ export function useDomFormTool(
     return () => tools.dispose()
   }, [toolmark, scope, key, formRef, memory])
 
-  const { provenance, revertField } = useFormProvenance(memory)
+  const provenance = useFormProvenance(memory)
   const base = joinScopePath(scope?.path ?? '', options.name)
   return useMemo(
-    () => ({
-      fill: `${base}.fill`,
-      submit: `${base}.submit`,
-      state: `${base}.state`,
-      provenance,
-      revertField,
-    }),
-    [base, provenance, revertField],
+    () =>
+      withProvenance(
+        { fill: `${base}.fill`, submit: `${base}.submit`, state: `${base}.state` },
+        provenance,
+      ),
+    // A new object when a read provenance changes (`version`).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [base, provenance.version, provenance.read, provenance.revertField],
   )
 }

@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import type { FormProvenanceResult } from '../useFormProvenance'
+import { withProvenance, type FormProvenanceState } from '../useFormProvenance'
 import type { UseFormToolResult } from './formToolTypes'
 
 /**
@@ -14,7 +14,7 @@ export function useFormToolResult(
   stepIds: readonly string[] | undefined,
   step: string | undefined,
   setStep: UseFormToolResult['setStep'],
-  { provenance, revertField }: FormProvenanceResult,
+  provenance: FormProvenanceState,
 ): UseFormToolResult {
   const shown = stepIds
     ? step !== undefined && stepIds.includes(step)
@@ -22,16 +22,20 @@ export function useFormToolResult(
       : stepIds[0]
     : undefined
   return useMemo(
-    () => ({
-      fill: `${base}.fill`,
-      submit: `${base}.submit`,
-      state: `${base}.state`,
-      ...(hasOptions ? { options: `${base}.options` } : {}),
-      step: shown,
-      setStep,
-      provenance,
-      revertField,
-    }),
-    [base, hasOptions, shown, setStep, provenance, revertField],
+    () =>
+      withProvenance(
+        {
+          fill: `${base}.fill`,
+          submit: `${base}.submit`,
+          state: `${base}.state`,
+          ...(hasOptions ? { options: `${base}.options` } : {}),
+          step: shown,
+          setStep,
+        },
+        provenance,
+      ),
+    // A new object when a read provenance changes (`version`), so it works in dependency arrays.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [base, hasOptions, shown, setStep, provenance.version, provenance.read, provenance.revertField],
   )
 }

@@ -112,6 +112,8 @@ function createProvenance(): InternalProvenance {
   }
 
   function notify() {
+    // Nobody listens: getSnapshot works the snapshot out when asked.
+    if (listeners.size === 0) return
     const before = snapshot
     if (compute() === before) return
     for (const listener of [...listeners]) {
@@ -129,6 +131,20 @@ function createProvenance(): InternalProvenance {
     }
   }
 
+  let checkQueued = false
+  /**
+   * The adapter reports every value write (a fill of 200 fields reports 200): look once, after
+   * the burst (bench/fill: a per-write look made fills quadratic).
+   */
+  function valuesChanged() {
+    if (checkQueued) return
+    checkQueued = true
+    queueMicrotask(() => {
+      checkQueued = false
+      notify()
+    })
+  }
+
   /** Follows the person's edits while someone listens and the adapter can tell. */
   function watch() {
     stopWatching?.()
@@ -136,7 +152,7 @@ function createProvenance(): InternalProvenance {
     const subscribe = binding?.adapter.subscribe
     if (listeners.size === 0 || typeof subscribe !== 'function') return
     try {
-      const stop = subscribe.call(binding!.adapter, notify)
+      const stop = subscribe.call(binding!.adapter, valuesChanged)
       stopWatching = typeof stop === 'function' ? stop : undefined
     } catch {
       // An adapter that cannot be watched still answers getSnapshot on every render.
