@@ -6,6 +6,7 @@ import type { DomFormToolsOptions, FileFieldRules, FormToolNames } from '@toolma
 import { useResolvedToolmark } from './ToolmarkContext'
 import { ScopeContext, joinScopePath } from './ScopeContext'
 import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
+import { useFormProvenance, withProvenance, type FormProvenanceResult } from './useFormProvenance'
 
 /**
  * Options of {@link useDomFormTool}: those of core's `createDomFormTools`, less the scope (taken
@@ -15,6 +16,9 @@ export interface UseDomFormToolOptions extends Omit<DomFormToolsOptions, 'scope'
   /** The registry to use instead of the nearest `<ToolProvider>`'s. */
   toolmark?: Toolmark
 }
+
+/** What `useDomFormTool` returns: the tools' names and which fields hold an agent's value. */
+export interface UseDomFormToolResult extends FormToolNames, FormProvenanceResult {}
 
 /**
  * Serves any HTML `<form>` — uncontrolled, React-controlled, or made with another form library
@@ -41,7 +45,7 @@ export interface UseDomFormToolOptions extends Omit<DomFormToolsOptions, 'scope'
 export function useDomFormTool(
   formRef: RefObject<HTMLFormElement | null>,
   options: UseDomFormToolOptions,
-): FormToolNames {
+): UseDomFormToolResult {
   const toolmark = useResolvedToolmark(options.toolmark, 'useDomFormTool')
   const inherited = useContext(ScopeContext)
   const scope = inherited?.toolmark === toolmark ? inherited : null
@@ -100,9 +104,16 @@ export function useDomFormTool(
     return () => tools.dispose()
   }, [toolmark, scope, key, formRef, memory])
 
+  const provenance = useFormProvenance(memory)
   const base = joinScopePath(scope?.path ?? '', options.name)
   return useMemo(
-    () => ({ fill: `${base}.fill`, submit: `${base}.submit`, state: `${base}.state` }),
-    [base],
+    () =>
+      withProvenance(
+        { fill: `${base}.fill`, submit: `${base}.submit`, state: `${base}.state` },
+        provenance,
+      ),
+    // A new object when a read provenance changes (`version`).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [base, provenance.version, provenance.read, provenance.revertField],
   )
 }

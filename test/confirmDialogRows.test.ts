@@ -76,3 +76,16 @@ describe('the rows of a confirmation', () => {
     expect(rows.every((row) => row.change)).toBe(true)
   })
 })
+
+describe('valueRows with agent-filled paths', () => {
+  it('marks the rows at or below a path an agent wrote, and no other', () => {
+    const rows = valueRows(
+      { title: 'Printer', customer: { name: 'Ada', email: 'a@b.c' }, note: 'x' },
+      [{ path: 'note', before: '', after: 'x' }],
+      undefined,
+      ['title', 'customer.name'],
+    )
+
+    expect(rows.filter((r) => r.agent).map((r) => r.path)).toEqual(['title', 'customer.name'])
+  })
+})

@@ -7,12 +7,17 @@ import { AgentText } from './AgentText'
 export function ConfirmDialogChanges({
   changes,
   fieldLabels,
+  agentFilled,
   labels,
 }: {
   changes: readonly FieldChange[]
   fieldLabels: Readonly<Record<string, string>> | undefined
+  /** Paths an agent wrote: their rows carry a marker. */
+  agentFilled?: readonly string[]
   labels: ConfirmDialogLabels
 }) {
+  const agents = (path: string) =>
+    agentFilled?.some((p) => p === path || path.startsWith(`${p}.`) || p.startsWith(`${path}.`))
   return (
     <table data-part="changes" aria-label={labels.changes}>
       <thead>
@@ -27,6 +32,12 @@ export function ConfirmDialogChanges({
           <tr key={change.path}>
             <th scope="row">
               <AgentText text={fieldLabels?.[change.path] || change.path} />
+              {agents(change.path) ? (
+                <>
+                  {' '}
+                  <span data-part="agent-filled">{labels.agentFilled}</span>
+                </>
+              ) : null}
             </th>
             <td data-part="before">
               <ConfirmDialogValue

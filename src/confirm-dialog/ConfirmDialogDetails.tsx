@@ -22,8 +22,8 @@ export function ConfirmDialogDetails({
 }) {
   const changes = entry.changes && entry.changes.length > 0 ? entry.changes : undefined
   const rows = useMemo(
-    () => valueRows(entry.input, changes, entry.labels),
-    [entry.input, changes, entry.labels],
+    () => valueRows(entry.input, changes, entry.labels, entry.agentFilled),
+    [entry.input, changes, entry.labels, entry.agentFilled],
   )
   const unchanged = rows.filter((row) => !row.change)
   const values = (shown: typeof rows) =>
@@ -39,5 +39,12 @@ export function ConfirmDialogDetails({
     )
   }
   if (unchanged.length > 0) return values(rows)
-  return <ConfirmDialogChanges changes={changes} fieldLabels={entry.labels} labels={labels} />
+  return (
+    <ConfirmDialogChanges
+      changes={changes}
+      fieldLabels={entry.labels}
+      agentFilled={entry.agentFilled}
+      labels={labels}
+    />
+  )
 }

@@ -33,13 +33,23 @@ export function ConfirmDialogValues({
         </thead>
         <tbody>
           {shown.map((row) => (
-            <tr key={row.path} data-changed={row.change ? '' : undefined}>
+            <tr
+              key={row.path}
+              data-changed={row.change ? '' : undefined}
+              data-agent-filled={row.agent ? '' : undefined}
+            >
               <th scope="row">
                 <AgentText text={row.label || labels.value} />
                 {row.change ? (
                   <>
                     {' '}
                     <span data-part="changed">{labels.changed}</span>
+                  </>
+                ) : null}
+                {row.agent ? (
+                  <>
+                    {' '}
+                    <span data-part="agent-filled">{labels.agentFilled}</span>
                   </>
                 ) : null}
               </th>

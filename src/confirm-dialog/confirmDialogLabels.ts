@@ -51,6 +51,8 @@ export interface ConfirmDialogLabels {
   value: string
   /** Marks a value the request changes, in the values table. */
   changed: string
+  /** Marks a value an agent wrote into the form (a form submission's rows). */
+  agentFilled: string
   /** The button that shows the rows folded away, e.g. "Show 12 more". */
   moreRows: (count: number) => string
   /** The button that shows the rest of a long text, e.g. "Show 420 more characters". */
@@ -122,6 +124,7 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   values: 'Values',
   value: 'Value',
   changed: 'Changed',
+  agentFilled: 'Filled by agent',
   moreRows: (count: number) => `Show ${count} more`,
   moreText: (count: number) => `Show ${count} more characters`,
   hidden: 'hidden',

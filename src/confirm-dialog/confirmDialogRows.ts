@@ -17,6 +17,8 @@ export interface ValueRow {
   value?: unknown
   /** The change at this path (or above it); the row then shows before → after. */
   change?: FieldChange
+  /** An agent wrote this value (at this path or above it). */
+  agent?: boolean
 }
 
 /** Nesting below this depth is shown as one value rather than more rows. */
@@ -94,9 +96,26 @@ const covers = (change: FieldChange, path: string) =>
 /**
  * The rows of a confirmation: every leaf of the input in order, each marked with the change
  * that covers it (the change's row takes the place of the leaves it covers), then the changes
- * at paths the input does not have.
+ * at paths the input does not have. Rows an agent wrote (`agentFilled`, the entry's paths) are
+ * marked.
  */
 export function valueRows(
+  input: unknown,
+  changes: readonly FieldChange[] | undefined,
+  labels: Readonly<Record<string, string>> | undefined,
+  agentFilled?: readonly string[],
+): ValueRow[] {
+  const rows = placeRows(input, changes, labels)
+  if (!agentFilled || agentFilled.length === 0) return rows
+  // A row is the agent's when its path lies at or below a path the agent wrote, or contains one.
+  const isAgents = (path: string) =>
+    agentFilled.some(
+      (p) => p === path || path.startsWith(`${p}.`) || p.startsWith(`${path}.`) || path === '',
+    )
+  return rows.map((row) => (isAgents(row.path) ? { ...row, agent: true } : row))
+}
+
+function placeRows(
   input: unknown,
   changes: readonly FieldChange[] | undefined,
   labels: Readonly<Record<string, string>> | undefined,

@@ -32,6 +32,7 @@ ${root} [data-part=changes] tbody th{font-weight:500;font-family:ui-monospace,mo
 ${root} [data-part=values] tbody th{font-weight:500;inline-size:38%}
 ${root} [data-part=values] td{white-space:pre-wrap}
 ${root} [data-part=values] tr[data-changed]>th{border-inline-start:3px solid var(--_accent)}
+${root} [data-part=agent-filled]{display:inline-block;padding-inline:.375rem;border-radius:999px;border:1px dashed currentColor;color:var(--_muted);font-size:.75rem;font-weight:600}
 ${root} [data-part=changed]{display:inline-block;padding-inline:.375rem;border-radius:999px;background:var(--_surface);color:var(--_accent);font-size:.75rem;font-weight:600}
 ${root} [data-part=values]+[data-part=more]{margin-block:-.5rem 1rem}
 ${root} [data-part=before]{color:var(--_muted)}

@@ -1,5 +1,6 @@
 import type { FieldValues } from 'react-hook-form'
 import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
+import type { FormProvenanceResult } from '../useFormProvenance'
 import type {
   FileFieldRules,
   FormOptionsLookup,
@@ -51,8 +52,11 @@ export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransform
   onStepChange?: (stepId: string) => void
 }
 
-/** What `useFormTool` returns: the tools' full names and, for a wizard, its visible step. */
-export interface UseFormToolResult extends FormToolNames {
+/**
+ * What `useFormTool` returns: the tools' full names, for a wizard its visible step, and which
+ * fields hold a value an agent wrote (`provenance`, `revertField`).
+ */
+export interface UseFormToolResult extends FormToolNames, FormProvenanceResult {
   /** The step to show: the first until the agent or `setStep` moves it; undefined without steps. */
   step: string | undefined
   /** Shows a step (the wizard's Next and Back buttons). */

@@ -4,15 +4,18 @@ export { useWizardTool } from './useWizardTool'
 export type { UseFormToolOptions, UseFormToolResult } from './useFormTool'
 export type { UseWizardToolOptions, UseWizardToolStep } from './useWizardTool'
 export type {
+  FieldProvenance,
   FileDescription,
   FileFieldRules,
   FillResult,
   FormOption,
   FormOptionsLookup,
   FormOptionsResult,
+  FormProvenance,
   FormStateResult,
   FormStep,
   FormStepState,
   FormToolNames,
+  RevertFieldOutcome,
   SkippedField,
 } from '@toolmark/core/forms'

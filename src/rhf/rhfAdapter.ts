@@ -138,6 +138,10 @@ export function createRhfAdapter(
       const eager = formOptions.mode === 'onChange' || formOptions.mode === 'all'
       if (eager || state.isSubmitted || showsErrors) void form.trigger(paths)
     },
+    subscribe(onChange) {
+      // Values only, outside React: a keystroke re-renders nothing unless provenance changed.
+      return getForm().subscribe({ formState: { values: true }, callback: () => onChange() })
+    },
     dirtyPaths() {
       const { _formState: state } = getForm().control
       const out = new Set<string>()

@@ -8,6 +8,7 @@ import { ScopeContext, joinScopePath } from '../ScopeContext'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 import { FORM_RULES, type FormDeclaration } from './formRegistration'
 import { useFormToolResult } from './useFormToolResult'
+import { useFormProvenance } from '../useFormProvenance'
 import type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
 
 export type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
@@ -54,6 +55,14 @@ export type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
  * })
  * // An agent: tm.call('access.fill', { values: { who: { email: 'ana@example.com' }, why: { reason: 'Audit' } } })
  * ```
+ *
+ * @example
+ * ```tsx
+ * // What the agent wrote: a badge and a revert control per field it filled.
+ * const tool = useFormTool(form, { name: 'ticket', description: 'The new-ticket form.', schema, onSubmit: save })
+ * const filled = tool.provenance.get('title') // { callId, caller, at } while the title is the agent's
+ * // <button onClick={() => tool.revertField('title')}>Revert</button> → { status: 'reverted', change }
+ * ```
  */
 export function useFormTool<
   TFieldValues extends FieldValues,
@@ -91,11 +100,13 @@ export function useFormTool<
 
   const base = joinScopePath(scope?.path ?? '', options.name)
   const hasOptions = Object.values(options.options ?? {}).some((v) => typeof v === 'function')
+  const provenance = useFormProvenance(memory)
   return useFormToolResult(
     base,
     hasOptions,
     options.steps?.map((s) => s.id),
     step,
     setStep,
+    provenance,
   )
 }

@@ -7,6 +7,7 @@ import { ScopeContext, joinScopePath } from '../ScopeContext'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 import type { UseFormToolResult } from './formToolTypes'
 import { useFormToolResult } from './useFormToolResult'
+import { useFormProvenance } from '../useFormProvenance'
 import { WIZARD_RULES, type WizardDeclaration } from './wizardRegistration'
 import type { UseWizardToolOptions } from './wizardToolTypes'
 
@@ -75,11 +76,13 @@ export function useWizardTool<TValues = Record<string, any>>(
   const hasOptions = options.steps.some((s) =>
     Object.values(s.options ?? {}).some((lookup) => typeof lookup === 'function'),
   )
+  const provenance = useFormProvenance(memory)
   return useFormToolResult(
     joinScopePath(scope?.path ?? '', options.name),
     hasOptions,
     options.steps.map((s) => s.id),
     step,
     setStep,
+    provenance,
   )
 }

@@ -212,6 +212,8 @@ export interface ToolDefinition<TInput = unknown, TOutput = unknown> {
     changes?: FieldChange[]
     /** People-facing names of paths, shown by the dialog instead of the path. */
     labels?: Record<string, string>
+    /** Paths whose value an agent wrote (a form submit marks the fields an agent filled). */
+    agentFilled?: string[]
     /**
      * What the person is shown as the input instead of the call's own input (a form submit shows
      * the whole submission). Redacted with the tool's sensitive paths like the input would be.
@@ -465,6 +467,8 @@ export interface ConfirmationEntry {
   changes?: FieldChange[]
   /** People-facing names of changed paths (`{ 'requester.email': 'Requester email' }`). */
   labels?: Record<string, string>
+  /** Paths whose value an agent wrote: a form submit marks the fields an agent filled. */
+  agentFilled?: string[]
   input: unknown
   hints: ToolHints
   createdAt: number

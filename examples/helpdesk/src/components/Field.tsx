@@ -1,4 +1,4 @@
-import type { ReactElement } from 'react'
+import type { ReactElement, ReactNode } from 'react'
 
 /** A labelled form field with its error, tied to its control by id (`field-<name>`). */
 export function Field({
@@ -6,12 +6,15 @@ export function Field({
   name,
   error,
   required,
+  mark,
   children,
 }: {
   label: string
   name: string
   error?: string
   required?: boolean
+  /** Shown under the control: who filled the field (see `AgentFilled`). */
+  mark?: ReactNode
   children: ReactElement
 }) {
   return (
@@ -21,6 +24,7 @@ export function Field({
         {required && <span aria-hidden="true"> *</span>}
       </label>
       {children}
+      {mark}
       {error && (
         <p className="field__error" id={`field-${name}-error`} role="alert">
           {error}

@@ -15,6 +15,7 @@ import { applyPendingFocus } from '../focus.ts'
 import { useCreateTicket, useUpdateTicket } from '../queries.ts'
 import { useNotify } from '../toast.tsx'
 import { useDraft } from '../useDraft.ts'
+import { AgentFilled } from './AgentFilled.tsx'
 import { Field } from './Field.tsx'
 
 export const EMPTY_TICKET: TicketInput = {
@@ -87,7 +88,7 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
     }
   }
 
-  useFormTool(form, {
+  const tool = useFormTool(form, {
     name: 'ticket',
     title: ticket ? `Save ticket #${ticket.id}` : 'Create ticket',
     description: ticket
@@ -127,7 +128,13 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
         </p>
       </div>
 
-      <Field label="Title" name="title" error={errors.title?.message} required>
+      <Field
+        label="Title"
+        name="title"
+        mark={<AgentFilled tool={tool} path="title" />}
+        error={errors.title?.message}
+        required
+      >
         <input
           id="field-title"
           autoComplete="off"
@@ -139,7 +146,13 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
       </Field>
 
       <div className="ticket-form__row">
-        <Field label="Requester email" name="requester" error={errors.requester?.message} required>
+        <Field
+          label="Requester email"
+          name="requester"
+          mark={<AgentFilled tool={tool} path="requester" />}
+          error={errors.requester?.message}
+          required
+        >
           <input
             id="field-requester"
             type="email"
@@ -149,7 +162,12 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
             {...register('requester')}
           />
         </Field>
-        <Field label="Category" name="category" error={errors.category?.message}>
+        <Field
+          label="Category"
+          name="category"
+          mark={<AgentFilled tool={tool} path="category" />}
+          error={errors.category?.message}
+        >
           <select id="field-category" {...register('category')}>
             {CATEGORIES.map((category) => (
               <option key={category} value={category}>
@@ -170,10 +188,16 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
             </label>
           ))}
         </div>
+        <AgentFilled tool={tool} path="priority" />
         {errors.priority?.message && <p className="field__error">{errors.priority.message}</p>}
       </fieldset>
 
-      <Field label="Description" name="description" error={errors.description?.message}>
+      <Field
+        label="Description"
+        name="description"
+        mark={<AgentFilled tool={tool} path="description" />}
+        error={errors.description?.message}
+      >
         <textarea
           id="field-description"
           rows={7}

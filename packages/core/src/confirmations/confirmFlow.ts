@@ -27,6 +27,7 @@ export interface Prepared {
   shown?: { input: unknown }
   changes?: FieldChange[]
   labels?: Record<string, string>
+  agentFilled?: string[]
   isStale?: () => boolean
 }
 
@@ -148,6 +149,10 @@ export function createConfirmFlow(
         }
       }
       if (Object.keys(labels).length > 0) prepared.labels = labels
+      if (Array.isArray(extra?.agentFilled)) {
+        const paths = extra.agentFilled.filter((p): p is string => typeof p === 'string')
+        if (paths.length > 0) prepared.agentFilled = paths
+      }
       return prepared
     } catch (cause) {
       internals.toolError('tool_threw', call, cause, 'summary threw')
@@ -179,6 +184,7 @@ export function createConfirmFlow(
     if (typeof record.def.title === 'string') entry.title = record.def.title
     if (prepared.changes) entry.changes = prepared.changes
     if (prepared.labels) entry.labels = prepared.labels
+    if (prepared.agentFilled) entry.agentFilled = [...prepared.agentFilled]
     if (internals.verifies(record, call.caller)) entry.verify = true
     if (ofCall && internals.grantCeiling(record, call.caller) === undefined) entry.grantable = true
     return deepFreeze(entry)

@@ -97,6 +97,14 @@ export function combineSteps(
         if (map) await step.adapter.setValues(map, options)
       }
     },
+    subscribe(onChange) {
+      const stops = steps.map((step) =>
+        typeof step.adapter.subscribe === 'function' ? step.adapter.subscribe(onChange) : undefined,
+      )
+      return () => {
+        for (const stop of stops) if (typeof stop === 'function') stop()
+      }
+    },
     dirtyPaths() {
       const out: string[] = []
       for (const step of steps) {

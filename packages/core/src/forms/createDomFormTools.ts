@@ -5,6 +5,7 @@ import { domFormJsonSchema, readDomControls, type DomControl } from './domContro
 import { createDomFormAdapter, domFormSchema } from './domFormAdapter'
 import type { FileFieldRules } from './fileValues'
 import { createFormMemory } from './formMemory'
+import { formProvenance } from './formProvenance'
 import type { FormMemory, FormTools } from './types'
 
 /** Options of {@link createDomFormTools}. */
@@ -172,6 +173,7 @@ export function createDomFormTools(
     },
     editedPaths: () => current.editedPaths(),
     isSensitive: (path) => current.isSensitive(path),
+    provenance: formProvenance(memory),
     dispose() {
       if (disposed) return
       disposed = true

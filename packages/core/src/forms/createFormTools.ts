@@ -10,7 +10,10 @@ import { splitIntoSteps, stepsProblem } from './formSteps'
 import { registerFormTools, type FormSource } from './registerFormTools'
 import type { FormAdapter, FormOptionsLookup, FormTools, FormToolsOptions } from './types'
 
-export { createFormMemory } from './formMemory'
+import { createFormMemory } from './formMemory'
+import { formProvenance } from './formProvenance'
+
+export { createFormMemory }
 
 /** The tools of a form that could not be registered: names only, nothing behind them. */
 export function deadFormTools(name: string): FormTools {
@@ -18,6 +21,7 @@ export function deadFormTools(name: string): FormTools {
     names: { fill: `${name}.fill`, submit: `${name}.submit`, state: `${name}.state` },
     editedPaths: () => [],
     isSensitive: () => false,
+    provenance: formProvenance(createFormMemory()),
     dispose() {},
   }
 }

@@ -334,5 +334,18 @@ export function createDomFormAdapter(
         ...(c.label ? { label: c.label } : {}),
       })),
     available: () => form.isConnected,
+    subscribe(onChange) {
+      // Every value change, the writes' own events included; a reset applies after its event.
+      const changed = () => onChange()
+      const reset = () => void Promise.resolve().then(onChange)
+      form.addEventListener('input', changed, true)
+      form.addEventListener('change', changed, true)
+      form.addEventListener('reset', reset)
+      return () => {
+        form.removeEventListener('input', changed, true)
+        form.removeEventListener('change', changed, true)
+        form.removeEventListener('reset', reset)
+      }
+    },
   }
 }

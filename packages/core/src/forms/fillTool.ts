@@ -192,6 +192,7 @@ export function createFillTool(form: FormContext) {
         source: 'agent',
       })
       edits.remember(planned)
+      form.provenance.record(planned, ctx)
       for (const p of planned) changes.push(fieldChange(p.write.path, p.before, p.after))
       const done = planned
       ctx.registerUndo(() => undo(done))
@@ -209,6 +210,11 @@ export function createFillTool(form: FormContext) {
     const skipped: SkippedField[] = []
     for (const p of planned) {
       const { path } = p.write
+      // A person reverted this field: what it holds is theirs, even if it matches the fill.
+      if (p.reverted) {
+        skipped.push({ path, reason: 'reverted' })
+        continue
+      }
       if (!deepEqual(getIn(current, p.write.segments), p.after)) {
         const reason = isEdited(path) ? 'user_edited' : 'changed'
         skipped.push({ path, reason })
@@ -219,7 +225,9 @@ export function createFillTool(form: FormContext) {
     }
     if (restore.size > 0) {
       await adapter.setValues(restore, { source: 'undo' })
-      edits.forget(planned.filter((p) => restore.has(p.write.path)))
+      const restored = planned.filter((p) => restore.has(p.write.path))
+      edits.forget(restored)
+      form.provenance.undone(restored)
       if (form.steps) {
         const checked = await validateWith(form.schema, adapter.getValues())
         form.followIssues('issues' in checked ? checked.issues : [])

@@ -8,6 +8,7 @@ import type {
 } from '../types'
 import { describeFiles, type FileFieldRules } from './fileValues'
 import type { EditTracker } from './formMemory'
+import type { InternalProvenance } from './formProvenance'
 import type { FormNode } from './formSchema'
 import { isNoValue } from './paths'
 import type { FormSecrets } from './sensitiveFields'
@@ -27,6 +28,8 @@ export interface FormContext {
   readonly jsonSchema: JsonSchema
   readonly root: FormNode
   readonly edits: EditTracker
+  /** Which fields hold the agent's values, from which call. */
+  readonly provenance: InternalProvenance
   readonly secrets: FormSecrets
   /** The wizard's steps, in order; absent for a plain form. */
   readonly steps: ReadonlyArray<{ readonly id: string; readonly title?: string }> | undefined

@@ -20,6 +20,8 @@ export interface PlannedWrite {
   readonly after: unknown
   /** Memory entries the fill replaced, restored by undo. */
   remembered: ReadonlyArray<readonly [string, unknown]>
+  /** A person reverted this write's field: its undo leaves the field alone. */
+  reverted?: boolean
 }
 
 /** Who wrote which field: tells the user's edits from the agent's own writes. */
@@ -30,6 +32,10 @@ export interface EditTracker {
   remember(planned: PlannedWrite[]): void
   /** Undoes `remember` for some writes of one fill. */
   forget(planned: PlannedWrite[]): void
+  /** Forgets the agent's values at or below `path` (a person reverted it); returns them. */
+  release(path: string): ReadonlyArray<readonly [string, unknown]>
+  /** Puts back what `release` returned (the revert could not be written). */
+  restore(entries: ReadonlyArray<readonly [string, unknown]>): void
 }
 
 /** The memory paths a write records: the appended items' paths, or the write's own path. */
@@ -153,5 +159,15 @@ export function createEditTracker(memory: FormMemory, adapter: FormAdapter<unkno
       for (const [key, value] of p.remembered) memory.agentWrites.set(key, value)
   }
 
-  return { editedPaths, remember, forget }
+  function release(path: string): ReadonlyArray<readonly [string, unknown]> {
+    touchMemory()
+    return takeBelow([path]).get(path) ?? []
+  }
+
+  function restore(entries: ReadonlyArray<readonly [string, unknown]>) {
+    touchMemory()
+    for (const [key, value] of entries) memory.agentWrites.set(key, value)
+  }
+
+  return { editedPaths, remember, forget, release, restore }
 }

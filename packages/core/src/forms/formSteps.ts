@@ -205,6 +205,9 @@ export function splitIntoSteps(
       }
       return adapter.setValues(out, options)
     },
+    subscribe(onChange) {
+      return typeof adapter.subscribe === 'function' ? adapter.subscribe(onChange) : () => {}
+    },
     dirtyPaths() {
       const dirty = adapter.dirtyPaths()
       if (!Array.isArray(dirty)) return []

@@ -1,6 +1,13 @@
 export { createFormTools, createFormMemory } from './createFormTools'
 export { createWizardTools } from './createWizardTools'
 export { createDomFormTools } from './createDomFormTools'
+export { formProvenance } from './formProvenance'
+export type {
+  FieldProvenance,
+  FormProvenance,
+  FormProvenanceStore,
+  RevertFieldOutcome,
+} from './formProvenance'
 export type { DomFormToolsOptions } from './createDomFormTools'
 export { isSensitiveElement } from './sensitiveFields'
 export { filePreview, isFileDescription } from './filePreviews'

@@ -10,8 +10,10 @@ import type {
 import { createFillTool } from './fillTool'
 import type { FileFieldRules } from './fileValues'
 import { fileMeans } from './resolveFiles'
-import type { FormContext } from './formContext'
+import { fieldChange, type FormContext } from './formContext'
 import { createEditTracker, createFormMemory } from './formMemory'
+import { internalProvenance } from './formProvenance'
+import { redactChanges } from '../redaction/redact'
 import { compileFormSchema, fillInputSchema } from './formSchema'
 import { createOptionsTool } from './optionsTool'
 import { isAtOrBelow } from './paths'
@@ -81,6 +83,7 @@ export function registerFormTools(
     jsonSchema: source.jsonSchema,
     root,
     edits: createEditTracker(memory, adapter),
+    provenance: internalProvenance(memory),
     secrets,
     steps,
     files: source.files ?? new Map(),
@@ -163,6 +166,16 @@ export function registerFormTools(
     for (const handle of Object.values(handles)) handle?.dispose()
     throw error
   }
+  const detach = form.provenance.attach({
+    tm,
+    adapter,
+    edits: form.edits,
+    change(path, before, after) {
+      secrets.scan()
+      const change = fieldChange(path, before, after)
+      return secrets.scanned.empty ? change : redactChanges([change], secrets.scanned)[0]
+    },
+  })
   return {
     names: {
       fill: handles.fill!.name,
@@ -174,7 +187,9 @@ export function registerFormTools(
     isSensitive(path) {
       return secrets.paths.matches(path)
     },
+    provenance: form.provenance,
     dispose() {
+      detach()
       for (const handle of Object.values(handles)) handle?.dispose()
     },
   }

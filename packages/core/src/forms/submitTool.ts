@@ -81,6 +81,7 @@ export function createSubmitTool(form: FormContext, summary: () => string) {
       input: describeFiles(snapshot),
       changes: redactChanges(diff.sort(byPath), secrets.scanned),
       labels: labels(),
+      agentFilled: [...form.provenance.getSnapshot().keys()].sort(),
       isStale: () => !deepEqual(adapter.getValues(), snapshot),
     }
   }

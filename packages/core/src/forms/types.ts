@@ -1,5 +1,6 @@
 import type { FileFieldRules } from './fileValues'
 import type {
+  Caller,
   FieldChange,
   JsonSchema,
   ResultIssue,
@@ -57,6 +58,12 @@ export interface FormAdapter<TValues = Record<string, unknown>> {
   fileValue?(path: string, files: readonly File[], options: { multiple: boolean }): unknown
   /** False when the form is gone from the page: fills are then refused `stale`, nothing written. */
   available?(): boolean
+  /**
+   * Calls `onChange` after the form's values changed (a person typing, a reset); returns the
+   * unsubscribe. Lets the form's provenance follow a person's edits as they happen; without it,
+   * provenance is read afresh whenever it is asked for.
+   */
+  subscribe?(onChange: () => void): () => void
 }
 
 /** An allowed value of a field, for `<form>.options`. */
@@ -199,6 +206,11 @@ export interface FormTools {
   editedPaths(): string[]
   /** Whether a form path is masked. */
   isSensitive(path: string): boolean
+  /**
+   * Which fields hold a value an agent wrote (and from which call), and `revertField(path)`. The
+   * same store for every registration of one form memory.
+   */
+  readonly provenance: FormProvenanceStore
   /** Unregisters the tools; idempotent. */
   dispose(): void
 }
@@ -206,8 +218,11 @@ export interface FormTools {
 /** A field a fill or an undo left alone, and why. */
 export interface SkippedField {
   path: string
-  /** `user_edited`: the user changed it; `changed`: it no longer holds what the fill wrote. */
-  reason: 'user_edited' | 'changed'
+  /**
+   * `user_edited`: the user changed it; `changed`: it no longer holds what the fill wrote;
+   * `reverted`: a person reverted that field (`revertField`), so the fill's undo leaves it alone.
+   */
+  reason: 'user_edited' | 'changed' | 'reverted'
 }
 
 /** What `<form>.fill` and its undo return. */
@@ -236,4 +251,49 @@ export interface FormOptionsResult {
   options: FormOption[]
   /** More matched than were returned: narrow the query. */
   more: boolean
+}
+
+/** Who wrote the value a field holds: the agent's call, its caller, and when (ms since epoch). */
+export interface FieldProvenance {
+  readonly callId: string
+  readonly caller: Caller
+  readonly at: number
+}
+
+/**
+ * The fields that hold a value an agent wrote, by the tools' dot path (for a wizard, keyed by
+ * step id: `who.email`). A replaced or appended-to list is one entry at the list's path.
+ */
+export type FormProvenance = ReadonlyMap<string, FieldProvenance>
+
+/** What `revertField` did. It never throws. */
+export type RevertFieldOutcome =
+  | { status: 'reverted'; path: string; change: FieldChange }
+  | {
+      status: 'skipped'
+      path: string
+      /**
+       * `not_filled`: no agent value is recorded at this path (never written, already reverted
+       * or undone); `user_edited`: the user changed it since; `changed`: something else did;
+       * `unavailable`: the form's tools are not registered, or writing the form failed.
+       */
+      reason: 'not_filled' | 'user_edited' | 'changed' | 'unavailable'
+    }
+
+/**
+ * Which fields of one form hold a value an agent wrote, and `revertField`. One per form memory,
+ * so it outlives registering the form's tools again; `subscribe` / `getSnapshot` suit
+ * `useSyncExternalStore`.
+ */
+export interface FormProvenanceStore {
+  /** The same map until a field gains or loses an agent's value. */
+  getSnapshot(): FormProvenance
+  /** Calls `listener` after the snapshot changed; returns the unsubscribe. */
+  subscribe(listener: () => void): () => void
+  /**
+   * Restores one field to what it held before the agent wrote it (a person's value, or the
+   * default), if it still holds the agent's value. The rest of the fill stays, and the fill's
+   * undo leaves this field alone (reported skipped `reverted`).
+   */
+  revertField(path: string): Promise<RevertFieldOutcome>
 }

@@ -8,6 +8,7 @@ describe('@toolmark/core/forms', () => {
       'createFormTools',
       'createWizardTools',
       'filePreview',
+      'formProvenance',
       'isFileDescription',
       'isSensitiveElement',
     ])
