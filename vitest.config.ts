@@ -55,6 +55,16 @@ const react18Aliases = [
   { find: /^react\/(.+)$/, replacement: path.join(react18, 'react/$1.js') },
   { find: /^react-dom$/, replacement: path.join(react18, 'react-dom/index.js') },
   { find: /^react-dom\/(.+)$/, replacement: path.join(react18, 'react-dom/$1.js') },
+  // assistant-ui's composer input and its hooks: their ESM builds, inlined below, likewise.
+  ...[
+    'react-textarea-autosize/dist/react-textarea-autosize.browser.development.esm.js',
+    'use-composed-ref/dist/use-composed-ref.esm.js',
+    'use-latest/dist/use-latest.esm.js',
+    'use-isomorphic-layout-effect/dist/use-isomorphic-layout-effect.browser.esm.js',
+  ].map((file) => ({
+    find: new RegExp(`^${file.slice(0, file.indexOf('/'))}$`),
+    replacement: path.join(root, 'node_modules', file),
+  })),
   // Its ESM build, inlined below, so that its own imports of React resolve through the aliases.
   {
     find: /^@testing-library\/react$/,
@@ -110,6 +120,15 @@ export default mergeConfig(
                   /react-hook-form/,
                   /@ai-sdk\/react/,
                   /@assistant-ui\//,
+                  // assistant-ui's primitives render through Radix and these, which import React.
+                  /@radix-ui\//,
+                  /\/radix-ui\//,
+                  /react-textarea-autosize/,
+                  /use-composed-ref/,
+                  /use-latest/,
+                  /use-isomorphic-layout-effect/,
+                  /zustand/,
+                  /use-sync-external-store/,
                 ],
               },
             },

@@ -42,7 +42,10 @@ describe('@toolmark/react/ai-sdk', () => {
 
 describe('@toolmark/react/assistant-ui', () => {
   it('exports exactly the public runtime API', () => {
-    expect(Object.keys(assistantUi).sort()).toEqual(['useToolmarkAssistantTools'])
+    expect(Object.keys(assistantUi).sort()).toEqual([
+      'useToolmarkAssistantTools',
+      'useToolmarkSendAutomaticallyWhen',
+    ])
   })
 })
 

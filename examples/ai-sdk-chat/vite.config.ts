@@ -8,9 +8,9 @@ import { chatApi } from './server/plugin.ts'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
-// `npm run start:ai-sdk` serves http://localhost:5174. Environment: PORT, and OPENAI_BASE_URL /
-// OPENAI_API_KEY / OPENAI_MODEL for a real model (read by the server only); without them a
-// scripted model answers.
+// `npm run start:ai-sdk` serves http://localhost:5174 (useChat) and /assistant-ui.html (the same
+// app on assistant-ui's AI SDK runtime). Environment: PORT, and OPENAI_BASE_URL / OPENAI_API_KEY /
+// OPENAI_MODEL for a real model (read by the server only); without them a scripted model answers.
 export default defineConfig({
   root: here,
   plugins: [react(), chatApi(chooseModel(process.env))],
@@ -21,7 +21,7 @@ export default defineConfig({
     watch: { ignored: ['**/e2e/**'] },
   },
   optimizeDeps: {
-    entries: ['index.html'],
+    entries: ['index.html', 'assistant-ui.html'],
     include: [
       'react',
       'react-dom',
@@ -33,6 +33,8 @@ export default defineConfig({
       'zod',
       'ai',
       '@ai-sdk/react',
+      '@assistant-ui/react',
+      '@assistant-ui/react-ai-sdk',
     ],
   },
 })
