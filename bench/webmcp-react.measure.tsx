@@ -48,7 +48,7 @@ const environment = () =>
     : `Chromium ${/Chrome\/([\d.]+)/.exec(navigator.userAgent)?.[1] ?? ''}`.trim()
 
 // React's development build keeps a `_store` on every element; the production build has none.
-const reactBuild = () => ('_store' in (<i />) ? 'development' : 'production')
+const reactBuild = () => ('_store' in <i /> ? 'development' : 'production')
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
