@@ -13,7 +13,13 @@ const benches = [
     { NODE_ENV: 'production' },
   ],
   ['fill', 'npx', ['vitest', 'run', '--config', 'bench/fill.config.ts'], {}],
-  ['webmcp', 'npx', ['vitest', 'run', '--config', 'bench/webmcp.config.ts'], {}],
+  // NODE_ENV=production: the components of bench/webmcp-react.measure.tsx run React's production build.
+  [
+    'webmcp',
+    'npx',
+    ['vitest', 'run', '--config', 'bench/webmcp.config.ts'],
+    { NODE_ENV: 'production' },
+  ],
   ['size-ai-sdk', 'node', ['bench/size-ai-sdk.mjs'], {}],
   ['size', 'node', ['bench/size.mjs'], {}],
   ['rounds', 'npx', ['vitest', 'run', '--config', 'bench/rounds.config.ts'], {}],

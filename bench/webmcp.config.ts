@@ -1,7 +1,10 @@
 /**
  * Runs `bench/webmcp.measure.ts` in jsdom (with `@mcp-b/webmcp-polyfill`) and then in real
- * Chromium (the one scripts/chromium.mjs picks; native WebMCP, `--enable-features=WebMCP`); not part of `npm test`:
+ * Chromium (the one scripts/chromium.mjs picks; native WebMCP, `--enable-features=WebMCP`), and
+ * `bench/webmcp-react.measure.tsx` (components serving tools, against MCP-B's hook) in jsdom and
+ * in Chromium, both on the polyfill; not part of `npm test`:
  *   npx vitest run --config bench/webmcp.config.ts
+ *   NODE_ENV=production npx vitest run --config bench/webmcp.config.ts --project 'webmcp-react-*'
  */
 import { defineConfig } from 'vitest/config'
 import { playwright } from '@vitest/browser-playwright'
@@ -9,6 +12,7 @@ import { aliases, root } from '../aliases.ts'
 import { chromiumLaunchOptions } from '../scripts/chromium.mjs'
 
 const file = 'bench/webmcp.measure.ts'
+const reactFile = 'bench/webmcp-react.measure.tsx'
 
 export default defineConfig({
   root,
@@ -32,6 +36,27 @@ export default defineConfig({
             provider: playwright({
               launchOptions: chromiumLaunchOptions(['--enable-features=WebMCP']),
             }),
+            instances: [{ browser: 'chromium' }],
+          },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'webmcp-react-jsdom', environment: 'jsdom', include: [reactFile] },
+      },
+      {
+        extends: true,
+        // Without the WebMCP flag: the polyfill serves in Chromium too, as in jsdom.
+        optimizeDeps: {
+          include: ['zod', '@mcp-b/webmcp-polyfill', '@mcp-b/react-webmcp', 'react', 'react-dom'],
+        },
+        test: {
+          name: 'webmcp-react-chromium',
+          include: [reactFile],
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: chromiumLaunchOptions([]) }),
             instances: [{ browser: 'chromium' }],
           },
         },

@@ -636,4 +636,33 @@ describe('useTool', () => {
     expect(result).toEqual({ status: 'refused', code: 'not_found', message: 'No such ticket' })
     expect(tm.confirmations.list()).toEqual([])
   })
+
+  it('converts a schema shared by many mounted tools once, and gives them one JSON Schema', async () => {
+    const tm = createToolmark()
+    const input = z.object({ id: z.string(), note: z.string().optional() })
+    const convert = vi.spyOn(input['~standard'].jsonSchema!, 'input')
+    function Row({ index }: { index: number }) {
+      useTool({ name: `row_${index}`, description: 'A row', input, run: (args) => ok(args) })
+      return null
+    }
+
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          {Array.from({ length: 50 }, (_, i) => (
+            <Row key={i} index={i} />
+          ))}
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await flush()
+    const { tools } = tm.manifest({ detail: 'full' })
+
+    expect(tools).toHaveLength(50)
+    expect(new Set(tools.map((entry) => entry.inputSchema)).size).toBe(1)
+    expect(tools[0].inputSchema).toMatchObject({ required: ['id'] })
+    expect(convert).toHaveBeenCalledTimes(1)
+    expect(await tm.call('row_7', { id: 'x' }, { caller: 'test' })).toEqual(ok({ id: 'x' }))
+    expect((await tm.call('row_7', {}, { caller: 'test' })).status).toBe('invalid')
+  })
 })
