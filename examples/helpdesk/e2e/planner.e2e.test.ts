@@ -309,7 +309,7 @@ describe('the scripted planner with pasted files', () => {
     ).toEqual([['tickets.compose {}'], ['ticket.fill {"values":{"attachment":{"ref":"paste:2"}}}']])
   })
 
-  it('fills the fields and the attachment and submits in one round', () => {
+  it('fills the fields and the attachment, and submits once the fill went through', () => {
     expect(
       rounds(
         plan(
@@ -320,16 +320,14 @@ describe('the scripted planner with pasted files', () => {
     ).toEqual([
       [
         'ticket.fill {"values":{"attachment":{"ref":"paste:2"},"priority":"high","title":"Login page shows error 500"}}',
-        'ticket.submit {}',
       ],
+      ['ticket.submit {}'],
     ])
     expect(
       rounds(plan('the VPN keeps dropping, with the screenshot I just pasted', onForm)),
     ).toEqual([
-      [
-        'ticket.fill {"values":{"attachment":{"ref":"paste:2"},"title":"The VPN keeps dropping"}}',
-        'ticket.submit {}',
-      ],
+      ['ticket.fill {"values":{"attachment":{"ref":"paste:2"},"title":"The VPN keeps dropping"}}'],
+      ['ticket.submit {}'],
     ])
   })
 

@@ -458,11 +458,13 @@ function newTicket(details: string, context: PlanContext, category?: string): Pl
       then: 'The new-ticket form is open. What is the ticket about?',
     }
   }
-  const fillAndSubmit: PlanStep[] = [
-    { tool: 'ticket.fill', input: { values }, intent: 'Fill in the form' },
-    { tool: 'ticket.submit', input: {}, intent: 'Create the ticket' },
-  ]
-  return { kind: 'steps', turns: onScreen ? [fillAndSubmit] : [[open], fillAndSubmit] }
+  const fill: PlanStep = { tool: 'ticket.fill', input: { values }, intent: 'Fill in the form' }
+  const submit: PlanStep = { tool: 'ticket.submit', input: {}, intent: 'Create the ticket' }
+  // Values checked above cannot fail the fill, so its submit goes out in the same round. A file
+  // can (the app may not have it, or it breaks the field's rules): then the submit waits for
+  // the fill's outcome, and nobody is asked to approve a ticket without its attachment.
+  const rest = values.attachment ? [[fill], [submit]] : [[fill, submit]]
+  return { kind: 'steps', turns: onScreen ? rest : [[open], ...rest] }
 }
 
 const SYSTEM_WORDS: [RegExp, SystemId][] = [
