@@ -210,6 +210,35 @@ describe('“attach the screenshot I just pasted”', () => {
     await page.close()
   })
 
+  it('attaches on its own when asked, shows it in the form, and “undo that” takes it off', async () => {
+    const page = await openPage('#/new')
+    const screenshot = await page.screenshot({ clip: { x: 0, y: 0, width: 120, height: 80 } })
+    await paste(page, {
+      name: 'image.png',
+      type: 'image/png',
+      base64: screenshot.toString('base64'),
+    })
+    await page.getByLabel('Title').fill('Typed by the person')
+    await ask(page, 'attach the screenshot I just pasted')
+    const fill = step(page, 'ticket.fill')
+    await expect.poll(() => fill.locator('.step__state').textContent()).toBe('Done')
+    expect(await fill.locator('.step__detail').textContent()).toBe('Filled attachment')
+    await expect.poll(() => lastAnswer(page).textContent()).toContain('Attached to the new ticket')
+    // Only the attachment: nothing is submitted until the person (or “create it”) says so.
+    expect(await step(page, 'ticket.submit').count()).toBe(0)
+    const input = page.locator('#field-attachment')
+    expect(await input.evaluate((el: HTMLInputElement) => el.files?.[0]?.name)).toBe('image.png')
+    expect(await page.getByRole('list', { name: 'Attached files' }).textContent()).toContain(
+      'image.png',
+    )
+
+    await ask(page, 'undo that')
+    await expect.poll(() => lastAnswer(page).textContent()).toMatch(/^Undone: /)
+    await expect.poll(() => page.getByRole('list', { name: 'Attached files' }).count()).toBe(0)
+    expect(await page.getByLabel('Title').inputValue()).toBe('Typed by the person')
+    await page.close()
+  })
+
   it('says to paste first when nothing was pasted', async () => {
     const page = await openPage('#/new')
     await ask(page, 'attach the screenshot I just pasted')
