@@ -248,6 +248,43 @@ describe('“attach the screenshot I just pasted”', () => {
   })
 })
 
+describe('the attachment field, for the person', () => {
+  it('uploads a file the person chose with the ticket, and refuses one its rules do not allow', async () => {
+    const page = await openPage('#/new')
+    const before = await ticketCount()
+    await page.getByLabel('Title').fill('Badge reader beeps twice')
+    await page.getByLabel('Attachment').setInputFiles({
+      name: 'diagram.svg',
+      mimeType: 'image/svg+xml',
+      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+    })
+    await page.getByRole('button', { name: 'Create ticket', exact: true }).click()
+    await expect
+      .poll(() => page.locator('#field-attachment-error').textContent())
+      .toBe('diagram.svg: attach an image, a PDF or text')
+    expect(await ticketCount()).toBe(before)
+
+    const notes = Buffer.from('Beeps twice, then the door stays shut.\n')
+    await page.getByLabel('Attachment').setInputFiles({
+      name: 'notes.txt',
+      mimeType: 'text/plain',
+      buffer: notes,
+    })
+    await page.getByRole('button', { name: 'Create ticket', exact: true }).click()
+    await page.waitForURL(/#\/tickets\/\d+$/)
+    const id = Number(/(\d+)$/.exec(page.url())![1])
+    const ticket = (await (await fetch(`${app.url}/api/tickets/${id}`)).json()) as Ticket
+    expect(ticket.attachments).toEqual([
+      { id: expect.any(Number), name: 'notes.txt', size: notes.length, type: 'text/plain' },
+    ])
+    const attachments = page.getByRole('region', { name: 'Attachments' })
+    await expect.poll(() => attachments.getByRole('link').textContent()).toBe('notes.txt')
+    // Text is not an image: listed, without a preview.
+    expect(await attachments.locator('img').count()).toBe(0)
+    await page.close()
+  })
+})
+
 describe('the attachment API', () => {
   const PNG = Buffer.from(
     'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
