@@ -298,3 +298,77 @@ describe('the scripted planner', () => {
     expect(normalize('pls search printer')).toBe('search printer')
   })
 })
+
+describe('the scripted planner with pasted files', () => {
+  const PASTED: PlanContext['pastes'] = [
+    { ref: 'paste:1', name: 'old.png', type: 'image/png', size: 120 },
+    { ref: 'paste:2', name: 'image.png', type: 'image/png', size: 3400 },
+  ]
+  const onForm: PlanContext = { ...NEW_TICKET_PAGE, pastes: PASTED }
+
+  it.each([
+    'attach the screenshot I just pasted',
+    'Please attach the image I pasted to the new ticket',
+    'add the pasted screenshot',
+    'attach my screenshot',
+  ])('attaches the latest paste to the new ticket on screen: %s', (request) => {
+    expect(rounds(plan(request, onForm))).toEqual([
+      ['ticket.fill {"values":{"attachment":{"ref":"paste:2"}}}'],
+    ])
+  })
+
+  it('attaches the paste a request names', () => {
+    expect(rounds(plan('attach paste:1', onForm))).toEqual([
+      ['ticket.fill {"values":{"attachment":{"ref":"paste:1"}}}'],
+    ])
+    // One that does not exist still goes to the form, whose resolver refuses it.
+    expect(rounds(plan('attach paste:9', onForm))).toEqual([
+      ['ticket.fill {"values":{"attachment":{"ref":"paste:9"}}}'],
+    ])
+  })
+
+  it('opens the new-ticket form first when it is not on screen', () => {
+    expect(
+      rounds(plan('attach the screenshot I just pasted', { ...DETAIL_PAGE, pastes: PASTED })),
+    ).toEqual([['tickets.compose {}'], ['ticket.fill {"values":{"attachment":{"ref":"paste:2"}}}']])
+  })
+
+  it('fills the fields and the attachment, and submits once the fill went through', () => {
+    expect(
+      rounds(
+        plan(
+          'new ticket: login page shows error 500, high priority, attach the screenshot I just pasted',
+          onForm,
+        ),
+      ),
+    ).toEqual([
+      [
+        'ticket.fill {"values":{"attachment":{"ref":"paste:2"},"priority":"high","title":"Login page shows error 500"}}',
+      ],
+      ['ticket.submit {}'],
+    ])
+    expect(
+      rounds(plan('the VPN keeps dropping, with the screenshot I just pasted', onForm)),
+    ).toEqual([
+      ['ticket.fill {"values":{"attachment":{"ref":"paste:2"},"title":"The VPN keeps dropping"}}'],
+      ['ticket.submit {}'],
+    ])
+  })
+
+  it('says to paste first when nothing was pasted', () => {
+    const answer = plan('attach the screenshot I just pasted', NEW_TICKET_PAGE)
+    expect(answer).toMatchObject({ kind: 'reply' })
+    expect(answer.kind === 'reply' && answer.text).toContain('Nothing has been pasted yet')
+  })
+
+  it('leaves "with the file server" in a title alone', () => {
+    expect(rounds(plan('new ticket: problem with the file server', onForm))).toEqual([
+      ['ticket.fill {"values":{"title":"Problem with the file server"}}', 'ticket.submit {}'],
+    ])
+  })
+
+  it('creates the ticket on screen when asked to', () => {
+    expect(rounds(plan('create it', onForm))).toEqual([['ticket.submit {}']])
+    expect(plan('create it', DETAIL_PAGE)).toMatchObject({ kind: 'reply' })
+  })
+})

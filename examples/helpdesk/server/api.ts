@@ -6,8 +6,18 @@ import {
   ticketPatch,
   type ApiErrorBody,
   type Ticket,
+  type TicketInput,
   type TicketList,
 } from '../shared/ticket.ts'
+import {
+  MAX_ATTACHMENTS,
+  MAX_ATTACHMENT_BYTES,
+  contentMatches,
+  formatSize,
+  isAttachmentType,
+  safeAttachmentName,
+  type AttachmentType,
+} from '../shared/attachment.ts'
 import { UpstreamError, chatRequest, complete, type AssistantConfig } from './assistant.ts'
 import type { Database, Queryable } from './database.ts'
 import { createPasskeys, type VerifiedApproval } from './passkeys.ts'
@@ -16,9 +26,14 @@ import { createPasskeys, type VerifiedApproval } from './passkeys.ts'
 const MAX_BODY_BYTES = 64 * 1024
 /** Largest conversation the assistant route forwards. */
 const MAX_CHAT_BYTES = 1024 * 1024
+/** Largest new-ticket upload: its fields and every attachment it may carry. */
+const MAX_UPLOAD_BYTES = MAX_BODY_BYTES + MAX_ATTACHMENTS * (MAX_ATTACHMENT_BYTES + 4096)
 
 const COLUMNS = `id, title, description, requester, category, priority, status, assignee,
-  created_at as "createdAt", updated_at as "updatedAt", closed_at as "closedAt"`
+  created_at as "createdAt", updated_at as "updatedAt", closed_at as "closedAt",
+  coalesce((select json_agg(json_build_object('id', a.id, 'name', a.name, 'size', a.size,
+    'type', a.type) order by a.id) from attachments a where a.ticket_id = tickets.id), '[]'::json)
+    as attachments`
 
 const listQuery = z.object({
   q: z.string().trim().max(200).default(''),
@@ -42,6 +57,8 @@ type Handler = (ctx: { db: Database; req: IncomingMessage; url: URL; id: number 
 interface Reply {
   status: number
   body?: unknown
+  /** A stored file, sent as its own bytes instead of a JSON body. */
+  file?: { name: string; type: AttachmentType; data: Uint8Array }
 }
 
 /**
@@ -49,7 +66,9 @@ interface Reply {
  * the mount point. Routes:
  *
  * - `GET    /tickets?q=&view=&limit=` → `{ tickets, counts }`
- * - `POST   /tickets` → 201 and the ticket
+ * - `POST   /tickets` → 201 and the ticket; JSON, or multipart/form-data with the fields as a JSON
+ *   part `ticket` and the file as part `attachment` (one ticket and its attachment, or neither)
+ * - `GET    /tickets/:id/attachments/:attachmentId` → the file's bytes
  * - `GET    /tickets/:id` → the ticket
  * - `PATCH  /tickets/:id` → the updated ticket
  * - `POST   /tickets/:id/close` → the closed ticket (409 when it already is)
@@ -141,6 +160,10 @@ export function createApi(
       methods: { GET: getTicket, PATCH: updateTicket, DELETE: deleteApproved },
     },
     { pattern: /^\/tickets\/(\d{1,9})\/close$/, methods: { POST: closeTicket } },
+    {
+      pattern: /^\/tickets\/(\d{1,9})\/attachments\/(\d{1,9})$/,
+      methods: { GET: getAttachment },
+    },
   ]
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -211,13 +234,116 @@ async function getTicket({ db, id }: { db: Database; id: number }): Promise<Repl
 }
 
 async function createTicket({ db, req }: { db: Database; req: IncomingMessage }): Promise<Reply> {
-  const input = parse(ticketInput, trimStrings(await readJson(req)))
-  const { rows } = await db.query<Ticket>(
-    `insert into tickets (title, description, requester, category, priority)
-     values ($1, $2, $3, $4, $5) returning ${COLUMNS}`,
-    [input.title, input.description, input.requester, input.category, input.priority],
+  const { input, files } = await readNewTicket(req)
+  // The ticket and its attachment are stored together, or not at all.
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: number }>(
+      `insert into tickets (title, description, requester, category, priority)
+       values ($1, $2, $3, $4, $5) returning id`,
+      [input.title, input.description, input.requester, input.category, input.priority],
+    )
+    for (const file of files) {
+      await tx.query(
+        'insert into attachments (ticket_id, name, type, size, data) values ($1, $2, $3, $4, $5)',
+        [rows[0].id, file.name, file.type, file.data.length, file.data],
+      )
+    }
+    return { status: 201, body: await findTicket(tx, rows[0].id) }
+  })
+}
+
+/** An attachment as it will be stored: a safe name, an allowed type its bytes agree with. */
+interface Upload {
+  name: string
+  type: AttachmentType
+  data: Uint8Array
+}
+
+/**
+ * A new ticket's fields and attachment. JSON carries the fields only; multipart/form-data carries
+ * them as a JSON part `ticket` beside at most `MAX_ATTACHMENTS` file parts `attachment`, each
+ * checked for size, declared type and that its bytes are of that type.
+ */
+async function readNewTicket(
+  req: IncomingMessage,
+): Promise<{ input: TicketInput; files: Upload[] }> {
+  const contentType = req.headers['content-type'] ?? ''
+  if (!/^multipart\/form-data\b/i.test(contentType)) {
+    return { input: parse(ticketInput, trimStrings(await readJson(req))), files: [] }
+  }
+  const body = await readBody(req, MAX_UPLOAD_BYTES)
+  let form: FormData
+  try {
+    form = await new Response(new Uint8Array(body), {
+      headers: { 'content-type': contentType },
+    }).formData()
+  } catch {
+    throw new HttpError(400, 'invalid_body', 'The body is not valid multipart/form-data')
+  }
+  const unknown = [...form.keys()].find((key) => key !== 'ticket' && key !== 'attachment')
+  if (unknown !== undefined) {
+    throw new HttpError(400, 'invalid', 'The request is not valid', [
+      { path: unknown, message: 'Not a field of a ticket' },
+    ])
+  }
+  const fields = form.getAll('ticket')
+  if (fields.length !== 1 || typeof fields[0] !== 'string') {
+    throw new HttpError(400, 'invalid', 'Send the ticket’s fields as one JSON part named "ticket"')
+  }
+  let values: unknown
+  try {
+    values = JSON.parse(fields[0])
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The "ticket" part is not valid JSON')
+  }
+  const input = parse(ticketInput, trimStrings(values))
+  const parts = form.getAll('attachment')
+  const rejected = (status: number, code: string, message: string) =>
+    new HttpError(status, code, message, [{ path: 'attachment', message }])
+  if (parts.length > MAX_ATTACHMENTS) {
+    throw rejected(400, 'invalid', `A ticket takes at most ${MAX_ATTACHMENTS} attachment`)
+  }
+  const files: Upload[] = []
+  for (const part of parts) {
+    if (typeof part === 'string') throw rejected(400, 'invalid', 'The attachment is not a file')
+    const data = new Uint8Array(await part.arrayBuffer())
+    if (data.length > MAX_ATTACHMENT_BYTES) {
+      throw rejected(
+        413,
+        'too_large',
+        `The attachment is ${formatSize(data.length)}; at most ${formatSize(MAX_ATTACHMENT_BYTES)}`,
+      )
+    }
+    const type = part.type.split(';')[0].trim().toLowerCase()
+    if (!isAttachmentType(type)) {
+      throw rejected(415, 'unsupported_type', `${type || 'A file without a type'} is not accepted`)
+    }
+    if (!contentMatches(type, data)) {
+      throw rejected(415, 'unsupported_type', `The attachment’s content is not ${type}`)
+    }
+    files.push({ name: safeAttachmentName(part.name), type, data })
+  }
+  return { input, files }
+}
+
+async function getAttachment({
+  db,
+  url,
+  id,
+}: {
+  db: Database
+  url: URL
+  id: number
+}): Promise<Reply> {
+  const attachmentId = Number(/(\d{1,9})$/.exec(url.pathname)?.[1])
+  const { rows } = await db.query<{ name: string; type: AttachmentType; data: Uint8Array }>(
+    'select name, type, data from attachments where id = $1 and ticket_id = $2',
+    [attachmentId, id],
   )
-  return { status: 201, body: rows[0] }
+  if (!rows[0]) {
+    throw new HttpError(404, 'not_found', `Ticket #${id} has no attachment ${attachmentId}`)
+  }
+  return { status: 200, file: rows[0] }
 }
 
 async function updateTicket({
@@ -296,6 +422,15 @@ async function readJson(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promis
   if (!/^application\/json\b/i.test(type)) {
     throw new HttpError(415, 'unsupported_media_type', 'Send the body as application/json')
   }
+  const body = await readBody(req, maxBytes)
+  try {
+    return JSON.parse(body.toString('utf8'))
+  } catch {
+    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON')
+  }
+}
+
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer> {
   const chunks: Buffer[] = []
   let size = 0
   // Read to the end even past the limit, so the client gets the 413 rather than a reset.
@@ -306,11 +441,7 @@ async function readJson(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promis
   if (size > maxBytes) {
     throw new HttpError(413, 'too_large', `The body is larger than ${maxBytes} bytes`)
   }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'))
-  } catch {
-    throw new HttpError(400, 'invalid_json', 'The body is not valid JSON')
-  }
+  return Buffer.concat(chunks)
 }
 
 function toErrorReply(error: unknown): Reply {
@@ -326,6 +457,22 @@ function toErrorReply(error: unknown): Reply {
 function send(res: ServerResponse, reply: Reply): void {
   res.statusCode = reply.status
   res.setHeader('Cache-Control', 'no-store')
+  if (reply.file) {
+    const { name, type, data } = reply.file
+    // Served as what it is and nothing more: no sniffing, no script, PDFs downloaded.
+    res.setHeader('Content-Type', type === 'text/plain' ? 'text/plain; charset=utf-8' : type)
+    res.setHeader('Content-Length', data.length)
+    res.setHeader('X-Content-Type-Options', 'nosniff')
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox")
+    const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_')
+    res.setHeader(
+      'Content-Disposition',
+      `${type === 'application/pdf' ? 'attachment' : 'inline'}; filename="${ascii}"; ` +
+        `filename*=UTF-8''${encodeURIComponent(name)}`,
+    )
+    res.end(Buffer.from(data.buffer, data.byteOffset, data.length))
+    return
+  }
   if (reply.body === undefined) {
     res.end()
     return

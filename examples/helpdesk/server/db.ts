@@ -19,6 +19,16 @@ create table if not exists tickets (
   closed_at   timestamptz
 );
 create index if not exists tickets_status_idx on tickets (status);
+create table if not exists attachments (
+  id         serial primary key,
+  ticket_id  integer not null references tickets (id) on delete cascade,
+  name       text not null check (char_length(name) between 1 and 128),
+  type       text not null,
+  size       integer not null check (size >= 0),
+  data       bytea not null,
+  created_at timestamptz not null default now()
+);
+create index if not exists attachments_ticket_idx on attachments (ticket_id);
 `
 
 interface SeedTicket extends Pick<

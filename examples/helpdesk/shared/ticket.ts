@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { Attachment } from './attachment.ts'
 
 /** How urgent a ticket is, lowest first. */
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const
@@ -56,6 +57,8 @@ export interface Ticket {
   createdAt: string
   updatedAt: string
   closedAt: string | null
+  /** Files attached to it, oldest first: name, size and type (the bytes have their own route). */
+  attachments: Attachment[]
 }
 
 /** `GET /api/tickets`: the matching tickets and how many there are per status. */

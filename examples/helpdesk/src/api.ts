@@ -52,8 +52,23 @@ export const api = {
   get(id: number, signal?: AbortSignal): Promise<Ticket> {
     return request('GET', `/tickets/${id}`, undefined, signal)
   },
-  create(input: TicketInput): Promise<Ticket> {
-    return request('POST', '/tickets', input)
+  /**
+   * Creates a ticket; with `files`, the fields and the files go in one multipart request, so the
+   * ticket is stored with its attachment or not at all.
+   */
+  async create(input: TicketInput, files: readonly File[] = []): Promise<Ticket> {
+    if (files.length === 0) return request('POST', '/tickets', input)
+    const body = new FormData()
+    body.set('ticket', JSON.stringify(input))
+    for (const file of files) body.append('attachment', file, file.name)
+    const response = await fetch('/api/tickets', { method: 'POST', body })
+    const payload: unknown = await response.json().catch(() => ({}))
+    if (!response.ok) throw new ApiError(response.status, payload as Partial<ApiErrorBody>)
+    return payload as Ticket
+  },
+  /** Where an attachment's bytes are served. */
+  attachmentUrl(ticketId: number, attachmentId: number): string {
+    return `/api/tickets/${ticketId}/attachments/${attachmentId}`
   },
   update(id: number, patch: TicketPatch, signal?: AbortSignal): Promise<Ticket> {
     return request('PATCH', `/tickets/${id}`, patch, signal)

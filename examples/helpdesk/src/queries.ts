@@ -40,7 +40,9 @@ export function useCreateTicket() {
   const settle = useSettle()
   return useMutation({
     mutationKey: ['tickets', 'create'],
-    mutationFn: (input: TicketInput) => api.create(input),
+    // `files`: the new ticket's attachment, uploaded with it in one request.
+    mutationFn: ({ files, ...input }: TicketInput & { files?: readonly File[] }) =>
+      api.create(input, files),
     onSuccess: settle,
   })
 }

@@ -1,6 +1,7 @@
 import { createToolmark, type Toolmark } from '@toolmark/core'
 import { installTestHook } from '@toolmark/core/testing'
 import { helpdeskVerifier } from './passkey.ts'
+import { pastes } from './pastes.ts'
 
 /**
  * The app's one registry, made at module scope so every agent (the assistant panel, browser
@@ -10,6 +11,9 @@ import { helpdeskVerifier } from './passkey.ts'
  * offered to the in-app assistant, and to browser agents only behind the person's passkey: a
  * browser agent can drive the page and press Approve itself, but it cannot make the person's
  * authenticator sign. Desktop agents never see `tickets.delete`.
+ *
+ * Files reach a form fill only as `{ ref }`: an image the person pasted into the assistant
+ * (`paste:1`). No `allowOrigins`, so an agent cannot make the page fetch a URL.
  */
 export const tm: Toolmark = createToolmark({
   policy: {
@@ -19,6 +23,7 @@ export const tm: Toolmark = createToolmark({
     },
   },
   confirm: { verifier: helpdeskVerifier },
+  files: { resolve: (ref) => pastes.get(ref) },
 })
 
 // Test builds only (VITE_TOOLMARK_TEST_HOOK=1): the hook end-to-end tests drive the tools through

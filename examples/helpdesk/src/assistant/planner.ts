@@ -43,9 +43,20 @@ export type Plan =
   | { kind: 'undo' }
   | { kind: 'reply'; text: string }
 
+/** A file the person pasted into the conversation, as the assistant was told about it. */
+export interface PastedFile {
+  /** What a fill names it by: `{ ref: 'paste:1' }`. */
+  ref: string
+  name: string
+  type: string
+  size: number
+}
+
 /** What the page offers right now: the planner reads it as a model reads its tool list. */
 export interface PlanContext {
   tools: readonly { name: string; title?: string }[]
+  /** Files the person pasted so far, oldest first. */
+  pastes?: readonly PastedFile[]
 }
 
 /** Requests the scripted planner understands, shown as suggestions in the panel. */
@@ -57,7 +68,8 @@ export const EXAMPLES = [
 
 export const HELP =
   'I can create, find, list, open, prioritize, close and delete tickets, request access, and ' +
-  'undo my last change. Try “new ticket: projector shows no signal, urgent, hardware”, “show ' +
+  'undo my last change. Paste a screenshot here and I can attach it to a new ticket. Try “new ' +
+  'ticket: projector shows no signal, urgent, hardware”, “attach the screenshot I just pasted”, “show ' +
   'pending tickets”, “open ticket 4”, “make ticket 8 urgent”, “close ticket number 3”, “request ' +
   'write access to payroll for ana@example.com until 2030-01-31 because of the audit” or ' +
   '“undo that”.'
@@ -97,6 +109,33 @@ const SEARCH =
  */
 const PROBLEM =
   /\b(?:broken|not\s+working|(?:does|do|is|are|wo|ca)n['’]?t\s+\w+|(?:can|could)\s*not\s+\w+|down|offline|jam(?:s|med|ming)?|stuck|crash(?:es|ed|ing)?|fail(?:s|ed|ing)?|errors?|leak(?:s|ed|ing)?|dead|drops?|dropping|no\s+signal|flicker(?:s|ing)?|overheat(?:s|ing)?)\b/i
+
+/**
+ * The file a request points at: "the screenshot I just pasted", "the image", "paste:2". Only
+ * after attach/add (or "with …" naming a paste), and only as a whole phrase, so "a problem with
+ * the file server" is no attachment.
+ */
+const THE_PASTE = String.raw`(?:(paste:\d{1,6})|(?:the\s+|my\s+|that\s+|this\s+)?(?:(?:last|latest)\s+)?(?:pasted\s+)?(?:screenshot|screen\s*shot|image|picture|photo|file|paste)(?:\s+(?:that\s+)?i(?:'ve|\s+have)?\s+(?:just\s+)?pasted)?)`
+const ATTACH = new RegExp(
+  String.raw`(?:^|[\s,;]+)(?:and\s+)?(?:(?:attach(?:ing)?|add(?:ing)?)\s+${THE_PASTE}|with\s+(?:(paste:\d{1,6})|(?:the\s+|my\s+)?(?:screenshot|image|picture|photo|file)\s+(?:that\s+)?i(?:'ve|\s+have)?\s+(?:just\s+)?pasted))(?:\s+(?:to|on)\s+(?:the\s+|this\s+|my\s+)?(?:new\s+)?(?:ticket|form|it))?(?=\s*(?:[,.;]|$))`,
+  'i',
+)
+
+/** The paste a request attaches and the request without those words, or undefined. */
+function findAttach(
+  text: string,
+  context: PlanContext,
+): { ref: string | undefined; rest: string } | undefined {
+  const match = ATTACH.exec(text)
+  if (!match) return undefined
+  const named = match[1] ?? match[2]
+  const rest = (text.slice(0, match.index) + text.slice(match.index + match[0].length)).trim()
+  return { ref: named?.toLowerCase() ?? context.pastes?.at(-1)?.ref, rest }
+}
+
+const NOTHING_PASTED =
+  'Nothing has been pasted yet. Paste the screenshot into the message box (Ctrl+V or ⌘V), then ' +
+  'ask me again.'
 
 const ids = (list: string) => [...list.matchAll(/\d{1,9}/g)].map((m) => Number(m[0]))
 
@@ -201,6 +240,15 @@ function inSequence(first: string, second: string, context: PlanContext): Plan |
 
 function planOne(text: string, context: PlanContext): Plan {
   if (!text) return { kind: 'reply', text: HELP }
+  const attach = findAttach(text, context)
+  if (attach && attach.rest === '') return attachPaste(attach.ref, context)
+  if (
+    /^(?:submit|send|create|save|file)\s+(?:it|that|this|the\s+(?:new\s+)?(?:ticket|form))$/i.test(
+      text,
+    )
+  ) {
+    return submitForm(context)
+  }
   for (const [pattern, build] of PATTERNS) {
     const match = pattern.exec(text)
     if (match) return build(match, context)
@@ -390,17 +438,62 @@ function problems(schema: z.ZodObject, values: Record<string, unknown>): string[
   return checked.success ? [] : checked.error.issues.map((issue) => issue.message)
 }
 
+/** Whether the new-ticket form is on screen (its submit creates, not saves). */
+const newTicketOnScreen = (context: PlanContext) =>
+  has(context, 'ticket.fill') && has(context, 'ticket.submit', 'Create ticket')
+
+/**
+ * "attach the screenshot I just pasted": the new-ticket form's attachment gets the paste (the
+ * form is opened first when it is not on screen). Creating the ticket stays the person's call:
+ * they finish it, or ask for it ("create it").
+ */
+function attachPaste(ref: string | undefined, context: PlanContext): Plan {
+  if (!ref) return { kind: 'reply', text: NOTHING_PASTED }
+  const paste = context.pastes?.find((p) => p.ref === ref)
+  const fill: PlanStep = {
+    tool: 'ticket.fill',
+    input: { values: { attachment: { ref } } },
+    intent: `Attach ${paste ? `“${paste.name}”` : ref}`,
+  }
+  const open: PlanStep = { tool: 'tickets.compose', input: {}, intent: 'Open the new-ticket form' }
+  return {
+    kind: 'steps',
+    turns: newTicketOnScreen(context) ? [[fill]] : [[open], [fill]],
+    then:
+      'Attached to the new ticket. Finish the form and press Create ticket, or tell me what it ' +
+      'is about (“new ticket: …”) or say “create it”.',
+  }
+}
+
+/** "create it": submits the new-ticket form on screen (the person approves in the dialog). */
+function submitForm(context: PlanContext): Plan {
+  if (!newTicketOnScreen(context)) {
+    return { kind: 'reply', text: 'There is no new ticket on screen to create.' }
+  }
+  return {
+    kind: 'steps',
+    turns: [[{ tool: 'ticket.submit', input: {}, intent: 'Create the ticket' }]],
+  }
+}
+
 function newTicket(details: string, context: PlanContext, category?: string): Plan {
+  // "…, attach the screenshot I just pasted": the paste goes into the same fill.
+  const attach = findAttach(details, context)
+  if (attach && !attach.ref) return { kind: 'reply', text: NOTHING_PASTED }
   // "a ticket about the printer": the subject is the printer.
-  const values = parseNewTicket(
-    details.replace(/^(?:about|regarding|concerning|re:?)\s+(?:(?:the|my|our|a|an)\s+)?/i, ''),
+  const values: Partial<TicketInput> & { attachment?: { ref: string } } = parseNewTicket(
+    (attach ? attach.rest : details).replace(
+      /^(?:about|regarding|concerning|re:?)\s+(?:(?:the|my|our|a|an)\s+)?/i,
+      '',
+    ),
   )
   if (category && !values.category) {
     values.category = category.toLowerCase() as TicketInput['category']
   }
   const wrong = problems(ticketInput, values)
   if (wrong.length > 0) return { kind: 'reply', text: `${wrong.join('. ')}.` }
-  const onScreen = has(context, 'ticket.fill') && has(context, 'ticket.submit', 'Create ticket')
+  if (attach?.ref) values.attachment = { ref: attach.ref }
+  const onScreen = newTicketOnScreen(context)
   const open: PlanStep = { tool: 'tickets.compose', input: {}, intent: 'Open the new-ticket form' }
   if (!values.title) {
     if (onScreen) {
@@ -415,11 +508,13 @@ function newTicket(details: string, context: PlanContext, category?: string): Pl
       then: 'The new-ticket form is open. What is the ticket about?',
     }
   }
-  const fillAndSubmit: PlanStep[] = [
-    { tool: 'ticket.fill', input: { values }, intent: 'Fill in the form' },
-    { tool: 'ticket.submit', input: {}, intent: 'Create the ticket' },
-  ]
-  return { kind: 'steps', turns: onScreen ? [fillAndSubmit] : [[open], fillAndSubmit] }
+  const fill: PlanStep = { tool: 'ticket.fill', input: { values }, intent: 'Fill in the form' }
+  const submit: PlanStep = { tool: 'ticket.submit', input: {}, intent: 'Create the ticket' }
+  // Values checked above cannot fail the fill, so its submit goes out in the same round. A file
+  // can (the app may not have it, or it breaks the field's rules): then the submit waits for
+  // the fill's outcome, and nobody is asked to approve a ticket without its attachment.
+  const rest = values.attachment ? [[fill], [submit]] : [[fill, submit]]
+  return { kind: 'steps', turns: onScreen ? rest : [[open], ...rest] }
 }
 
 const SYSTEM_WORDS: [RegExp, SystemId][] = [

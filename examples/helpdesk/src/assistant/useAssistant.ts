@@ -14,6 +14,8 @@ import { createLastChange, type LastChange } from './lastChange.ts'
 import { fetchModel, runModelTurn, type ChatMessage } from './model.ts'
 import { restoreConversation, saveConversation } from './conversation.ts'
 import { plan, type PlanStep } from './planner.ts'
+import { formatSize } from '../../shared/attachment.ts'
+import { pastes } from '../pastes.ts'
 import { runPlan } from './runPlan.ts'
 
 export type StepState = 'running' | 'waiting' | 'done' | 'failed'
@@ -28,6 +30,8 @@ export interface TicketBrief {
 
 export type Entry =
   | { kind: 'user'; id: number; text: string }
+  /** A file the person pasted: agents name it by `ref`. */
+  | { kind: 'paste'; id: number; ref: string; name: string; size: number; type: string }
   | { kind: 'assistant'; id: number; text: string; tickets?: TicketBrief[]; error?: boolean }
   | {
       kind: 'step'
@@ -96,8 +100,12 @@ function describeOk(tool: string, data: unknown): string {
     return parts.join('; ')
   }
   if (tool.endsWith('.submit')) {
+    const attached = Array.isArray(value.attachments)
+      ? (value.attachments as { name?: unknown }[]).map((a) => String(a.name))
+      : []
     return typeof value.id === 'number'
-      ? `Saved ticket #${value.id} “${String(value.title ?? '')}”`
+      ? `Saved ticket #${value.id} “${String(value.title ?? '')}”` +
+          (attached.length ? ` with ${list(attached)} attached` : '')
       : 'Submitted'
   }
   switch (tool) {
@@ -219,7 +227,15 @@ export function useAssistant() {
   const runScripted = useCallback(
     async (conn: Connection, text: string, signal: AbortSignal) => {
       // Like a model, the planner plans from the tools the page shows right now.
-      const planned = plan(text, { tools: conn.client.manifest?.tools ?? [] })
+      const planned = plan(text, {
+        tools: conn.client.manifest?.tools ?? [],
+        pastes: pastes.list().map(({ ref, file }) => ({
+          ref,
+          name: file.name,
+          type: file.type,
+          size: file.size,
+        })),
+      })
       await runPlan(planned, {
         client: conn.client,
         lastChange: conn.lastChange,
@@ -297,10 +313,34 @@ export function useAssistant() {
     tm.cancelAll()
   }, [tm])
 
+  /**
+   * Keeps files the person pasted (an image from the clipboard) as refs agents can name: the
+   * transcript shows each one, and the model reads the same note in its history.
+   */
+  const paste = useCallback(
+    (files: readonly File[]) => {
+      for (const file of files) {
+        const { ref } = pastes.add(file)
+        const { name, size, type } = file
+        add({ kind: 'paste', ref, name, size, type })
+        history.current = [
+          ...history.current,
+          {
+            role: 'user',
+            content:
+              `I pasted a file: “${name}” (${type || 'unknown type'}, ${formatSize(size)}). ` +
+              `To put it in a form's file field, fill that field with { "ref": "${ref}" }.`,
+          },
+        ]
+      }
+    },
+    [add],
+  )
+
   const clear = useCallback(() => {
     history.current = []
     setEntries([])
   }, [])
 
-  return { entries, busy, send, stop, clear, model, mode, setMode }
+  return { entries, busy, send, stop, clear, paste, model, mode, setMode }
 }

@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { formatSize } from '../../shared/attachment.ts'
 import { EXAMPLES } from '../assistant/planner.ts'
 import { useAssistant, type Entry } from '../assistant/useAssistant.ts'
 import { moveFocus } from '../focus.ts'
+import { pastes } from '../pastes.ts'
 import { href } from '../route.ts'
 import { CloseIcon, SendIcon, SparkIcon } from './Icons.tsx'
 
@@ -24,7 +26,7 @@ export interface AssistantPanelProps {
  * phone.
  */
 export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
-  const { entries, busy, send, stop, clear, model, mode, setMode } = useAssistant()
+  const { entries, busy, send, stop, clear, paste, model, mode, setMode } = useAssistant()
   const [draft, setDraft] = useState('')
   const log = useRef<HTMLOListElement>(null)
   const input = useRef<HTMLInputElement>(null)
@@ -50,6 +52,14 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
       className="assistant"
       aria-label="Assistant"
       data-drawer={drawer || undefined}
+      onPaste={(event) => {
+        // A pasted image (a screenshot) becomes a file the assistant can attach; text pastes
+        // into the message box as usual.
+        const files = Array.from(event.clipboardData.files)
+        if (files.length === 0) return
+        event.preventDefault()
+        paste(files)
+      }}
       onKeyDown={(event) => {
         if (event.key === 'Escape' && drawer) {
           event.stopPropagation()
@@ -97,7 +107,7 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
         <div className="assistant__intro">
           <p>
             Ask for something and watch the assistant use this page’s tools. Anything that changes a
-            ticket waits for your approval.
+            ticket waits for your approval. Paste a screenshot here and ask it to attach it.
           </p>
           <ul aria-label="Suggestions">
             {EXAMPLES.map((example) => (
@@ -174,6 +184,7 @@ function EntryView({ entry, onOpenTicket }: { entry: Entry; onOpenTicket?: () =>
   if (entry.kind === 'user') {
     return <li className="bubble bubble--user">{entry.text}</li>
   }
+  if (entry.kind === 'paste') return <PasteView entry={entry} />
   if (entry.kind === 'assistant') {
     return (
       <li className={`bubble bubble--assistant${entry.error ? ' bubble--error' : ''}`}>
@@ -207,6 +218,36 @@ function EntryView({ entry, onOpenTicket }: { entry: Entry; onOpenTicket?: () =>
           <pre>{JSON.stringify(entry.result, null, 2)}</pre>
         </details>
       )}
+    </li>
+  )
+}
+
+/** A pasted file in the transcript: what it is, its ref, and a preview while the page has it. */
+function PasteView({ entry }: { entry: Extract<Entry, { kind: 'paste' }> }) {
+  const list = useSyncExternalStore(pastes.subscribe, pastes.list, pastes.list)
+  const file = list.find((paste) => paste.ref === entry.ref)?.file
+  const [preview, setPreview] = useState<string>()
+  useEffect(() => {
+    if (!file || !file.type.startsWith('image/')) return
+    const url = URL.createObjectURL(file)
+    setPreview(url)
+    return () => {
+      URL.revokeObjectURL(url)
+      setPreview(undefined)
+    }
+  }, [file])
+  return (
+    <li className="bubble bubble--user bubble--paste" data-ref={entry.ref}>
+      {preview && <img src={preview} alt="" />}
+      <span>
+        Pasted <strong>{entry.name}</strong> ({formatSize(entry.size)},{' '}
+        {entry.type || 'unknown type'})
+        <small>
+          {file
+            ? `as ${entry.ref}`
+            : `${entry.ref} is gone: pasted files last until the page reloads`}
+        </small>
+      </span>
     </li>
   )
 }

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import type { Ticket } from '../../shared/ticket.ts'
+import { formatSize } from '../../shared/attachment.ts'
+import { api } from '../api.ts'
 import { CATEGORY_LABELS, formatDate, nameFromEmail, timeAgo } from '../format.ts'
 import { applyPendingFocus } from '../focus.ts'
 import { href } from '../route.ts'
@@ -142,6 +144,30 @@ export function TicketDetail({ ticket, onClose, onDelete, closing, deleting }: T
           <p className="muted">No description.</p>
         )}
       </section>
+
+      {ticket.attachments.length > 0 && (
+        <section className="attachments" aria-labelledby="ticket-attachments">
+          <h2 id="ticket-attachments">Attachments</h2>
+          <ul>
+            {ticket.attachments.map((attachment) => {
+              const url = api.attachmentUrl(ticket.id, attachment.id)
+              return (
+                <li key={attachment.id}>
+                  {attachment.type.startsWith('image/') && <img src={url} alt="" loading="lazy" />}
+                  <span>
+                    <a href={url} target="_blank" rel="noreferrer">
+                      {attachment.name}
+                    </a>
+                    <small>
+                      {formatSize(attachment.size)} · {attachment.type}
+                    </small>
+                  </span>
+                </li>
+              )
+            })}
+          </ul>
+        </section>
+      )}
 
       <section className="timeline" aria-label="Activity">
         <h2>Activity</h2>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
+import { z } from 'zod'
 import { useFormTool } from '@toolmark/react/rhf'
 import {
   CATEGORIES,
@@ -9,6 +10,7 @@ import {
   type Ticket,
   type TicketInput,
 } from '../../shared/ticket.ts'
+import { ATTACHMENT_TYPES, MAX_ATTACHMENT_BYTES, formatSize } from '../../shared/attachment.ts'
 import { ApiError } from '../api.ts'
 import { CATEGORY_LABELS, CURRENT_USER, PRIORITY_LABELS } from '../format.ts'
 import { applyPendingFocus } from '../focus.ts'
@@ -17,6 +19,40 @@ import { useNotify } from '../toast.tsx'
 import { useDraft } from '../useDraft.ts'
 import { AgentFilled } from './AgentFilled.tsx'
 import { Field } from './Field.tsx'
+
+/** The new-ticket form's attachment: one file, as an `<input type="file">` holds it. */
+const attachmentField = z
+  .custom<FileList>(
+    (value) => typeof FileList !== 'undefined' && value instanceof FileList,
+    'Choose a file',
+  )
+  .superRefine((list, ctx) => {
+    if (list.length > 1) ctx.addIssue({ code: 'custom', message: 'Attach one file' })
+    for (const file of Array.from(list)) {
+      if (!(ATTACHMENT_TYPES as readonly string[]).includes(file.type)) {
+        ctx.addIssue({ code: 'custom', message: `${file.name}: attach an image, a PDF or text` })
+      } else if (file.size > MAX_ATTACHMENT_BYTES) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${file.name} is ${formatSize(file.size)}; at most ${formatSize(MAX_ATTACHMENT_BYTES)}`,
+        })
+      }
+    }
+  })
+  .optional()
+  .describe('A screenshot or document for the ticket')
+
+/** The new-ticket form: the ticket's fields and an attachment the API stores with it. */
+const newTicketForm = ticketInput.extend({ attachment: attachmentField })
+type TicketFormValues = z.infer<typeof newTicketForm>
+
+/**
+ * The attachment's rules for agents' fills: a `{ ref }` (a pasted image) must be one of these
+ * types and sizes, the same the API enforces, or the fill is refused and writes nothing.
+ */
+const ATTACHMENT_RULES = {
+  attachment: { accept: ATTACHMENT_TYPES, maxBytes: MAX_ATTACHMENT_BYTES },
+} as const
 
 export const EMPTY_TICKET: TicketInput = {
   title: '',
@@ -45,8 +81,10 @@ export interface TicketFormProps {
  */
 export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
   const [defaults] = useState(() => (ticket ? valuesOf(ticket) : EMPTY_TICKET))
-  const form = useForm<TicketInput>({
-    resolver: zodResolver(ticketInput),
+  // Editing keeps the ticket's fields only: attachments are added when a ticket is created.
+  const schema = ticket ? ticketInput : newTicketForm
+  const form = useForm<TicketFormValues>({
+    resolver: zodResolver(schema),
     defaultValues: defaults,
     mode: 'onTouched',
   })
@@ -67,19 +105,21 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
   const update = useUpdateTicket()
   const notify = useNotify()
 
-  const save = async (values: TicketInput) => {
+  const save = async ({ attachment, ...values }: TicketFormValues) => {
     try {
       const saved = ticket
         ? await update.mutateAsync({ id: ticket.id, patch: values })
-        : await create.mutateAsync(values)
+        : await create.mutateAsync({ ...values, files: attachment ? Array.from(attachment) : [] })
       notify(ticket ? `Ticket #${saved.id} updated` : `Ticket #${saved.id} created`)
       draft.clear()
       onSaved(saved)
-      return { id: saved.id, title: saved.title }
+      // What the agent reads back: the attachment by name, size and type, never its bytes.
+      const attachments = saved.attachments.map(({ name, size, type }) => ({ name, size, type }))
+      return { id: saved.id, title: saved.title, ...(ticket ? {} : { attachments }) }
     } catch (error) {
       if (error instanceof ApiError && error.issues.length > 0) {
         for (const issue of error.issues) {
-          setError(issue.path as keyof TicketInput, { message: issue.message })
+          setError(issue.path as keyof TicketFormValues, { message: issue.message })
         }
       } else {
         setError('root', { message: error instanceof Error ? error.message : 'Saving failed' })
@@ -94,8 +134,9 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
     description: ticket
       ? `The edit form of ticket #${ticket.id}, open on screen; submit saves the changes.`
       : 'The new-ticket form on screen; submit creates the ticket.',
-    schema: ticketInput,
+    schema,
     onSubmit: save,
+    ...(ticket ? {} : { files: ATTACHMENT_RULES }),
     submitSummary: (values) =>
       ticket
         ? `Save changes to ticket #${ticket.id}`
@@ -206,6 +247,8 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
         />
       </Field>
 
+      {!ticket && <AttachmentField form={form} error={errors.attachment?.message} />}
+
       {errors.root?.message && (
         <p className="form-error" role="alert">
           {errors.root.message}
@@ -233,5 +276,50 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
         </button>
       </div>
     </form>
+  )
+}
+
+/**
+ * The attachment input, with what it holds (an agent's fill shows here too) and the rules. The
+ * file goes up with the ticket when it is created.
+ */
+function AttachmentField({
+  form,
+  error,
+}: {
+  form: ReturnType<typeof useForm<TicketFormValues>>
+  error?: string
+}) {
+  const attached = useWatch({ control: form.control, name: 'attachment' })
+  const files = attached ? Array.from(attached) : []
+  return (
+    <Field label="Attachment" name="attachment" error={error}>
+      <div className="attachment-field">
+        <input
+          id="field-attachment"
+          type="file"
+          accept={ATTACHMENT_TYPES.join(',')}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'field-attachment-error' : 'field-attachment-hint'}
+          {...form.register('attachment')}
+        />
+        {files.length > 0 && (
+          <ul className="attachment-field__files" aria-label="Attached files">
+            {files.map((file) => (
+              <li key={`${file.name}:${file.size}`}>
+                {file.name}{' '}
+                <span className="muted">
+                  ({formatSize(file.size)}, {file.type})
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+        <p className="attachment-field__hint muted" id="field-attachment-hint">
+          An image, PDF or text file up to {formatSize(MAX_ATTACHMENT_BYTES)}. Paste a screenshot
+          into the assistant and ask it to attach it.
+        </p>
+      </div>
+    </Field>
   )
 }
