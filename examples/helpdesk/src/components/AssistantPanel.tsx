@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { EXAMPLES } from '../assistant/planner.ts'
-import { useAssistant, type Entry } from '../assistant/useAssistant.ts'
+import type { Assistant, Entry } from '../assistant/useAssistant.ts'
 import { moveFocus } from '../focus.ts'
 import { href } from '../route.ts'
 import { CloseIcon, SendIcon, SparkIcon } from './Icons.tsx'
@@ -13,6 +13,8 @@ const STATE_LABELS = {
 } as const
 
 export interface AssistantPanelProps {
+  /** The assistant's state; it lives in the app, so the dialog's Stop reaches it too. */
+  assistant: Assistant
   /** On a narrow screen the panel is a drawer over the page, which it keeps focus inside. */
   drawer: boolean
   onClose(): void
@@ -23,8 +25,8 @@ export interface AssistantPanelProps {
  * ones that need it in the dialog. A column beside the work on a wide screen, a drawer on a
  * phone.
  */
-export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
-  const { entries, busy, send, stop, clear, model, mode, setMode } = useAssistant()
+export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelProps) {
+  const { entries, busy, send, stop, clear, model, mode, setMode } = assistant
   const [draft, setDraft] = useState('')
   const log = useRef<HTMLOListElement>(null)
   const input = useRef<HTMLInputElement>(null)
@@ -40,6 +42,9 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
 
   const submit = (text: string) => {
     if (!text.trim() || busy) return
+    // Send turns into Stop while the turn runs, and Stop into a disabled Send after it: focus
+    // waits in the composer, where the dialog that may follow gives it back too.
+    input.current?.focus()
     setDraft('')
     void send(text)
   }
@@ -104,12 +109,9 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
               <li key={example}>
                 <button
                   type="button"
-                  onClick={() => {
-                    // The suggestions go away with the first message: focus moves to the
-                    // composer first, so the dialog that may follow gives it back there.
-                    input.current?.focus()
-                    submit(example)
-                  }}
+                  // The suggestions go away with the first message; submit moves focus to the
+                  // composer first, so the dialog that may follow gives it back there.
+                  onClick={() => submit(example)}
                 >
                   {example}
                 </button>
@@ -145,6 +147,7 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
       >
         <input
           ref={input}
+          data-composer=""
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           placeholder="new ticket: printer jammed, high priority"
@@ -152,7 +155,14 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
           autoComplete="off"
         />
         {busy ? (
-          <button type="button" className="button button--small" onClick={stop}>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => {
+              input.current?.focus()
+              stop()
+            }}
+          >
             Stop
           </button>
         ) : (
