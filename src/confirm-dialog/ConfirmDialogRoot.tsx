@@ -87,6 +87,14 @@ export interface ConfirmDialogProps extends Omit<
    * asking until the page reloads or the grant is revoked. Default `false`: each call asks.
    */
   offerGrants?: boolean
+  /**
+   * Where focus goes when the dialog closes and the element that had focus before it opened
+   * cannot take it back: it unmounted (the suggestion that started the request, the form the
+   * approval submitted), or it is hidden, disabled or inert now, or nothing had focus. Return
+   * your chat's input or the page's main heading. Otherwise focus goes back to that element.
+   * Default: none, and focus stays where the browser leaves it.
+   */
+  returnFocus?: () => HTMLElement | null | undefined
 }
 
 /** What {@link ConfirmDialogRoot} takes: the public props, and the stylesheet to inject, if any. */
@@ -109,6 +117,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       renderActions,
       onStop,
       offerGrants = false,
+      returnFocus,
       onCancel,
       onClose,
       ...rest
@@ -131,6 +140,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       open: entry !== undefined,
       view: dialog.key,
       reopen: dialog.reopened,
+      fallbackFocus: returnFocus,
       initialFocus: () =>
         outcomes.length > 0
           ? close.current

@@ -1,5 +1,6 @@
 'use client'
 import { useEffect, useRef, type RefObject } from 'react'
+import { returnFocus } from './returnFocus'
 
 /** Options of {@link useModalDialog}. */
 export interface UseModalDialogOptions {
@@ -11,6 +12,11 @@ export interface UseModalDialogOptions {
   initialFocus: () => HTMLElement | null
   /** Changes when the dialog must open again although `open` did not change. */
   reopen?: unknown
+  /**
+   * Where focus goes on close when the element focused before the dialog cannot take it back
+   * (gone, hidden, disabled, inert, or there was none).
+   */
+  fallbackFocus?: () => HTMLElement | null | undefined
 }
 
 /** What {@link useModalDialog} returns. */
@@ -23,17 +29,22 @@ export interface UseModalDialogResult {
 /**
  * Drives a native `<dialog>` as a modal: `showModal()` while there is something to show, focus
  * on the safe action for each new view, and focus back where it was when the dialog closes or
- * unmounts.
+ * unmounts — or, when that element cannot take it any more, to `fallbackFocus()`.
  */
 export function useModalDialog({
   open,
   view,
   initialFocus,
   reopen,
+  fallbackFocus,
 }: UseModalDialogOptions): UseModalDialogResult {
   const ref = useRef<HTMLDialogElement | null>(null)
   const returnFocusTo = useRef<Element | null>(null)
   const keepingFocus = useRef(false)
+  const fallback = useRef(fallbackFocus)
+  useEffect(() => {
+    fallback.current = fallbackFocus
+  })
 
   useEffect(() => {
     const dialog = ref.current
@@ -43,14 +54,14 @@ export function useModalDialog({
       if (typeof dialog.showModal === 'function') dialog.showModal()
       else dialog.setAttribute('open', '')
     } else if (!open && dialog.open) {
-      closeDialog(dialog, returnFocusTo)
+      closeDialog(dialog, returnFocusTo, fallback.current)
     }
   }, [open, reopen])
 
   useEffect(() => {
     const dialog = ref.current
     return () => {
-      if (dialog?.open) closeDialog(dialog, returnFocusTo)
+      if (dialog?.open) closeDialog(dialog, returnFocusTo, fallback.current)
     }
   }, [])
 
@@ -77,18 +88,14 @@ export function useModalDialog({
   }
 }
 
-function closeDialog(dialog: HTMLDialogElement, returnFocusTo: { current: Element | null }) {
+function closeDialog(
+  dialog: HTMLDialogElement,
+  returnFocusTo: { current: Element | null },
+  fallback: (() => HTMLElement | null | undefined) | undefined,
+) {
   if (typeof dialog.close === 'function') dialog.close()
   else dialog.removeAttribute('open')
-  const target = returnFocusTo.current
+  const previous = returnFocusTo.current
   returnFocusTo.current = null
-  if (!(target instanceof HTMLElement) || !target.isConnected) return
-  target.focus()
-  // Something that sat inside the dialog while it was open (the devtools) takes focus only once
-  // it has moved back out, which the close itself sets off: try again after that.
-  if (target.ownerDocument.activeElement !== target) {
-    queueMicrotask(() => {
-      if (target.isConnected) target.focus()
-    })
-  }
+  returnFocus(dialog, previous, fallback)
 }

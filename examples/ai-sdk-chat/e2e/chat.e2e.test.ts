@@ -144,6 +144,10 @@ describe('the AI SDK chat example, started with npm run start:ai-sdk', () => {
       .toEqual(['ticket.fill ok', 'ticket.submit cancelled'])
     expect(await page.getByText('No tickets yet.').isVisible()).toBe(true)
     expect(await page.getByRole('button', { name: 'Send' }).isVisible()).toBe(true)
+    // The suggestion is gone; focus is back in the composer, not lost on the page.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .toBe('Message')
     expect(errors).toEqual([])
     await page.close()
   })

@@ -106,8 +106,9 @@ export function ChatPanel() {
           <button type="submit">Send</button>
         )}
       </form>
-      {/* Here, so the dialog's Stop reaches this chat: the modal dialog blocks the one above. */}
-      <ConfirmDialog onStop={() => void stop()} />
+      {/* Here, so the dialog's Stop reaches this chat: the modal dialog blocks the one above.
+          Focus comes back to the composer when what had it (a suggestion, Send) is gone. */}
+      <ConfirmDialog onStop={() => void stop()} returnFocus={() => composer.current} />
     </section>
   )
 }

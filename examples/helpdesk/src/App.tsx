@@ -4,6 +4,7 @@ import { ToolmarkDevtools } from '@toolmark/react/devtools'
 import type { View } from '../shared/ticket.ts'
 import { useAccessTools } from './accessTools.ts'
 import { ApiError } from './api.ts'
+import { useAssistant } from './assistant/useAssistant.ts'
 import { AccessRequest } from './components/AccessRequest.tsx'
 import { AgentAccess } from './components/AgentAccess.tsx'
 import { AssistantPanel } from './components/AssistantPanel.tsx'
@@ -14,7 +15,7 @@ import { Sidebar } from './components/Sidebar.tsx'
 import { TicketDetail } from './components/TicketDetail.tsx'
 import { TicketForm } from './components/TicketForm.tsx'
 import { TicketList } from './components/TicketList.tsx'
-import { moveFocus, moveFocusIfLost } from './focus.ts'
+import { focusAfterDialog, moveFocus, moveFocusIfLost } from './focus.ts'
 import { isNarrow, useNarrow } from './layout.ts'
 import { useTicket, useTicketList } from './queries.ts'
 import { href, navigate, routeTicketId, useRoute, type Route } from './route.ts'
@@ -33,6 +34,9 @@ export function App() {
   // A wide screen has room for the assistant beside the work; on a phone it is a drawer.
   const [assistantOpen, setAssistantOpen] = useState(() => !isNarrow())
   const assistantToggle = useRef<HTMLButtonElement>(null)
+  // The assistant outlives its panel (closing the drawer does not end its turn), and the dialog's
+  // Stop reaches it: the modal dialog blocks the panel's own Stop while it asks.
+  const assistant = useAssistant()
   const query = useDeferredValue(search.trim())
   const list = useTicketList(query, view)
   const tools = useTicketTools()
@@ -126,10 +130,17 @@ export function App() {
         <div className="agents" inert={drawer || undefined}>
           <AgentAccess />
         </div>
-        {assistantOpen && <AssistantPanel drawer={drawer} onClose={closeAssistant} />}
+        {assistantOpen && (
+          <AssistantPanel assistant={assistant} drawer={drawer} onClose={closeAssistant} />
+        )}
       </div>
       {/* A close the person trusts can be allowed for the session; "Approve" stays the one-off. */}
-      <ConfirmDialog offerGrants labels={CONFIRM_LABELS} />
+      <ConfirmDialog
+        offerGrants
+        labels={CONFIRM_LABELS}
+        onStop={assistant.busy ? assistant.stop : undefined}
+        returnFocus={focusAfterDialog}
+      />
       <ToolmarkDevtools position="bottom-left" />
     </div>
   )

@@ -200,17 +200,25 @@ export function useAssistant() {
     ): Promise<ToolResult> => {
       const id = add({ kind: 'step', tool: step.tool, intent: step.intent, state: 'running' })
       let result: ToolResult
+      let confirmId: string | undefined
       try {
-        result = await execute((asked) =>
+        result = await execute((needs) => {
+          confirmId = needs.confirmId
           update(id, {
             state: 'waiting',
-            detail: `Waiting for your approval: ${asked.summary}`,
-            changes: asked.changes,
-          }),
-        )
+            detail: `Waiting for your approval: ${needs.summary}`,
+            changes: needs.changes,
+          })
+        })
       } catch (error) {
-        // Stop ended the wait; the approval itself stays open in the dialog.
-        update(id, { state: 'failed', detail: 'Stopped waiting.', changes: undefined })
+        // Stop ended the wait, and withdrew the request from the dialog: nothing ran.
+        update(id, {
+          state: 'failed',
+          detail: confirmId
+            ? 'Stopped; the request was withdrawn and nothing changed.'
+            : 'Stopped.',
+          changes: undefined,
+        })
         throw error
       }
       update(id, {
@@ -307,10 +315,21 @@ export function useAssistant() {
     [add, mode, model, runModel, runScripted],
   )
 
-  /** Stop: aborts the request and cancels every agent call still running in the page. */
+  /**
+   * Stop: ends the turn (its waits and the model request), cancels every agent call still running
+   * in the page, and withdraws the confirmations the turn asked for, so the dialog lets go of
+   * them and none can run later (`cancelled operator`: the person said stop).
+   */
   const stop = useCallback(() => {
     running.current?.abort()
     tm.cancelAll()
+    // The assistant is this page's only `inapp` caller, and one turn runs at a time: its pending
+    // confirmations are this turn's. Read from the store rather than from the answers the turn
+    // received, so a request filed just before Stop, whose answer the turn no longer waits for,
+    // is withdrawn too.
+    for (const entry of tm.confirmations.list()) {
+      if (entry.caller === 'inapp') void tm.confirmations.reject(entry.id, 'Stopped')
+    }
   }, [tm])
 
   /**
@@ -344,3 +363,6 @@ export function useAssistant() {
 
   return { entries, busy, send, stop, clear, paste, model, mode, setMode }
 }
+
+/** What {@link useAssistant} gives the panel and the dialog's Stop. */
+export type Assistant = ReturnType<typeof useAssistant>

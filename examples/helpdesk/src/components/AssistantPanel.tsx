@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
 import { formatSize } from '../../shared/attachment.ts'
 import { EXAMPLES } from '../assistant/planner.ts'
-import { useAssistant, type Entry } from '../assistant/useAssistant.ts'
+import type { Assistant, Entry } from '../assistant/useAssistant.ts'
 import { moveFocus } from '../focus.ts'
 import { pastes } from '../pastes.ts'
 import { href } from '../route.ts'
@@ -15,6 +15,8 @@ const STATE_LABELS = {
 } as const
 
 export interface AssistantPanelProps {
+  /** The assistant's state; it lives in the app, so the dialog's Stop reaches it too. */
+  assistant: Assistant
   /** On a narrow screen the panel is a drawer over the page, which it keeps focus inside. */
   drawer: boolean
   onClose(): void
@@ -25,8 +27,8 @@ export interface AssistantPanelProps {
  * ones that need it in the dialog. A column beside the work on a wide screen, a drawer on a
  * phone.
  */
-export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
-  const { entries, busy, send, stop, clear, paste, model, mode, setMode } = useAssistant()
+export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelProps) {
+  const { entries, busy, send, stop, clear, paste, model, mode, setMode } = assistant
   const [draft, setDraft] = useState('')
   const log = useRef<HTMLOListElement>(null)
   const input = useRef<HTMLInputElement>(null)
@@ -42,6 +44,9 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
 
   const submit = (text: string) => {
     if (!text.trim() || busy) return
+    // Send turns into Stop while the turn runs, and Stop into a disabled Send after it: focus
+    // waits in the composer, where the dialog that may follow gives it back too.
+    input.current?.focus()
     setDraft('')
     void send(text)
   }
@@ -114,12 +119,9 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
               <li key={example}>
                 <button
                   type="button"
-                  onClick={() => {
-                    // The suggestions go away with the first message: focus moves to the
-                    // composer first, so the dialog that may follow gives it back there.
-                    input.current?.focus()
-                    submit(example)
-                  }}
+                  // The suggestions go away with the first message; submit moves focus to the
+                  // composer first, so the dialog that may follow gives it back there.
+                  onClick={() => submit(example)}
                 >
                   {example}
                 </button>
@@ -155,6 +157,7 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
       >
         <input
           ref={input}
+          data-composer=""
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
           placeholder="new ticket: printer jammed, high priority"
@@ -162,7 +165,14 @@ export function AssistantPanel({ drawer, onClose }: AssistantPanelProps) {
           autoComplete="off"
         />
         {busy ? (
-          <button type="button" className="button button--small" onClick={stop}>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => {
+              input.current?.focus()
+              stop()
+            }}
+          >
             Stop
           </button>
         ) : (
