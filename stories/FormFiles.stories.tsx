@@ -1,6 +1,6 @@
 import { StrictMode, useRef, useState } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { expect, userEvent, waitFor, within } from 'storybook/test'
+import { expect, userEvent, within } from 'storybook/test'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
@@ -8,6 +8,7 @@ import { createToolmark } from '@toolmark/core'
 import type { Toolmark, ToolResult } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useDomFormTool } from '@toolmark/react'
 import { useFormTool } from '@toolmark/react/rhf'
+import { ready } from './toolReady'
 
 /** A 1×1 PNG the person pasted into the chat; the app knows it as `paste-1`. */
 const pasted = new File(
@@ -124,8 +125,6 @@ const meta = {
 
 export default meta
 type Story = StoryObj<typeof meta>
-
-const ready = (tm: Toolmark, name: string) => waitFor(() => expect(tm.describe(name)).toBeDefined())
 
 /**
  * "Attach the screenshot I just pasted": the agent fills the file field with `{ ref }`; the

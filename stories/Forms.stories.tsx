@@ -8,6 +8,7 @@ import { createToolmark } from '@toolmark/core'
 import type { ConfirmEvent, Toolmark, ToolResult } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
 import { useFormTool, useWizardTool } from '@toolmark/react/rhf'
+import { ready } from './toolReady'
 
 const people = [
   { value: 'u1', title: 'Ada Lovelace' },
@@ -217,8 +218,6 @@ function nextOutcome(tm: Toolmark) {
     })
   })
 }
-
-const ready = (tm: Toolmark, name: string) => waitFor(() => expect(tm.describe(name)).toBeDefined())
 
 /** The agent fills the form: each field shows its value, and the result lists the changes. Undo puts them back. */
 export const FillAndUndo: Story = {
