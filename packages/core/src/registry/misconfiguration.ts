@@ -116,6 +116,9 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
   'tool threw': (name) => `Tool "${name}" threw`,
   'check threw': (name) => `The check of "${name}" threw`,
   'summary threw': (name) => `The summary or confirmation of "${name}" threw`,
+  question: (name, why) => `ctx.ask() in "${name}" ${why}`,
+  'question validator threw': (name) =>
+    `The question schema of "${name}" threw while checking an answer`,
   'undo threw': (name) => `The undo of "${name}" threw`,
   'validator threw': (name) => `The input schema of "${name}" threw while validating`,
   'late result': (name) => `Tool "${name}" settled after its call was abandoned`,
