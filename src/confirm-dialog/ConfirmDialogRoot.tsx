@@ -16,6 +16,7 @@ import { ROOT_ATTRIBUTE } from './rootAttribute'
 import { ConfirmDialogBulkButtons, ConfirmDialogButtons } from './ConfirmDialogButtons'
 import { ConfirmDialogDetails } from './ConfirmDialogDetails'
 import { ConfirmDialogOutcome } from './ConfirmDialogOutcome'
+import { ConfirmDialogQuestion, ConfirmDialogQuestionButtons } from './ConfirmDialogQuestion'
 import { ConfirmDialogQueue } from './ConfirmDialogQueue'
 import { isExpiredOutcome } from './confirmDialogState'
 import { useAppColorScheme } from '../theme/useAppColorScheme'
@@ -62,7 +63,10 @@ export interface ConfirmDialogProps extends Omit<
   colorScheme?: 'system' | 'light' | 'dark'
   /** Draws the changes instead of the built-in table. */
   renderChanges?: (changes: FieldChange[]) => ReactNode
-  /** Draws the Approve and Deny controls instead of the built-in buttons; see `denyRef`. */
+  /**
+   * Draws the Approve and Deny controls instead of the built-in buttons; see `denyRef`. A question
+   * (`ctx.ask`) keeps its own form and Answer / Decline buttons.
+   */
   renderActions?: (actions: ConfirmDialogActions) => ReactNode
   /**
    * Shows a Stop button in the dialog that calls this: pass your chat's `stop` (from
@@ -104,6 +108,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
     const labels = resolveLabels(labelsInput)
     const titleId = useId()
     const descriptionId = useId()
+    const questionId = useId()
 
     const deny = useRef<HTMLElement | null>(null)
     const denyRef = useCallback((node: HTMLElement | null) => {
@@ -188,7 +193,19 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
               <AgentText text={entry.summary} />
             </p>
             {entry.verify ? <p data-part="verify">{labels.verify}</p> : null}
-            <ConfirmDialogDetails entry={entry} labels={labels} renderChanges={renderChanges} />
+            {entry.question ? (
+              <ConfirmDialogQuestion
+                key={entry.id}
+                formId={questionId}
+                question={entry.question}
+                answer={dialog.answer}
+                disabled={answering || outcomes.length > 0}
+                focusRef={denyRef}
+                labels={labels}
+              />
+            ) : (
+              <ConfirmDialogDetails entry={entry} labels={labels} renderChanges={renderChanges} />
+            )}
             {outcomes.length > 0 ? (
               <div data-part="outcome" role="alert">
                 {outcomes.map((outcome) => (
@@ -220,7 +237,14 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
                     labels={labels}
                   />
                 ) : null}
-                {renderActions ? (
+                {entry.question ? (
+                  <ConfirmDialogQuestionButtons
+                    formId={questionId}
+                    decline={dialog.deny}
+                    pending={answering}
+                    labels={labels}
+                  />
+                ) : renderActions ? (
                   renderActions({
                     approve: dialog.approve,
                     deny: dialog.deny,

@@ -1,6 +1,6 @@
 'use client'
 import { useEffect, useReducer, useRef } from 'react'
-import type { ApproveOptions, ConfirmationEntry, Toolmark } from '@toolmark/core'
+import type { ApproveOptions, ConfirmationEntry, ResultIssue, Toolmark } from '@toolmark/core'
 import {
   confirmDialogReducer,
   confirmDialogView,
@@ -16,6 +16,7 @@ import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 const DIALOG = 'dialog'
 /** Approvals from the dialog's own buttons say so (a label for the log, not proof of a person). */
 const BY_DIALOG: ApproveOptions = Object.freeze({ by: DIALOG })
+const NO_ISSUES: readonly ResultIssue[] = Object.freeze([])
 
 /** What {@link useConfirmDialog} returns: the view and what the person can do. */
 export interface UseConfirmDialogResult extends ConfirmDialogView {
@@ -24,6 +25,11 @@ export interface UseConfirmDialogResult extends ConfirmDialogView {
   /** Changes each time the browser closed the dialog on its own, so it opens again. */
   reopened: number
   approve(): void
+  /**
+   * Answers the question on screen; resolves with the issues of an invalid answer (the question
+   * stays), or none once it was taken or ended otherwise (an outcome shows why).
+   */
+  answer(value: unknown): Promise<readonly ResultIssue[]>
   approveAll(): void
   /** Denies the request on screen, or dismisses the outcomes on screen. */
   deny(): void
@@ -39,10 +45,14 @@ export interface UseConfirmDialogResult extends ConfirmDialogView {
  * the request selected in the queue, the approval that runs, the outcomes to read and the clock.
  */
 export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
-  const { items, approve, reject, approveAll, rejectAll } = useConfirmationsFor(
-    { toolmark: tm },
-    '<ConfirmDialog>',
-  )
+  const {
+    items,
+    approve,
+    answer: answerQuestion,
+    reject,
+    approveAll,
+    rejectAll,
+  } = useConfirmationsFor({ toolmark: tm }, '<ConfirmDialog>')
   const [state, dispatch] = useReducer(confirmDialogReducer, initialConfirmDialogState)
   const view = confirmDialogView(state, items)
   const { asking, current, queue, outcomes } = view
@@ -111,6 +121,20 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
         const result = await approve(asked.id, BY_DIALOG)
         return needsAttention(result) ? [{ kind: 'result', entry: asked, result }] : []
       })
+    },
+    answer: async (value) => {
+      if (!current?.question || !asking || state.now >= current.expiresAt) return NO_ISSUES
+      const asked = current
+      let issues: readonly ResultIssue[] = NO_ISSUES
+      await answer([asked], async () => {
+        const result = await answerQuestion(asked.id, value, BY_DIALOG)
+        if (result.status === 'invalid') {
+          issues = result.issues
+          return []
+        }
+        return needsAttention(result) ? [{ kind: 'result', entry: asked, result }] : []
+      })
+      return issues
     },
     approveAll: () => {
       if (!current) return
