@@ -9,6 +9,7 @@ import {
   type StandardSchemaV1,
   type Toolmark,
 } from '../src/index'
+import { createTestToolmark } from '../src/testing'
 
 const flush = async () => {
   for (let i = 0; i < 5; i++) await Promise.resolve()
@@ -458,7 +459,7 @@ describe('ctx.ask', () => {
       expect(await tm.call('tickets.file')).toEqual({ status: 'error', message: 'Tool failed' })
       expect(errors.map((e) => e.code)).toEqual(['tool_threw'])
       expect(String((errors[0].cause as Error).message)).toMatch(
-        /ctx\.ask\(\) in "tickets\.file" .*ask for a string, number, boolean, enum, or a flat object/,
+        /ctx\.ask\(\) in "tickets\.file".*a dialog asks for a string, number, integer or boolean, an enum of those, or a flat object/,
       )
       expect(tm.confirmations.list()).toEqual([])
     })
@@ -517,5 +518,98 @@ describe('ctx.ask', () => {
     await flush()
     await tm.confirmations.answer(tm.confirmations.list()[0].id, 3)
     expect(await pending).toEqual({ status: 'ok', data: '3.0' })
+  })
+})
+
+describe('createTestToolmark with questions', () => {
+  it('answers a question with { answer }, and says approve cannot', async () => {
+    const tm = createTestToolmark({
+      answer: (entry) =>
+        entry.question ? { answer: { floor: 1, model: 'laser', urgent: false } } : 'approve',
+    })
+    const answers = registerAsking(tm)
+    expect(await tm.call('tickets.file', {}, { caller: 'test' })).toEqual({
+      status: 'ok',
+      data: { filed: { floor: 1, model: 'laser', urgent: false } },
+    })
+    expect(answers).toHaveLength(1)
+
+    tm.setAnswer('approve')
+    const pending = tm.call('tickets.file', {}, { caller: 'test' })
+    await vi.waitFor(() => expect(tm.recorder.answers.size).toBe(2))
+    const [entry] = tm.confirmations.list()
+    expect(tm.recorder.answers.get(entry.id)).toMatchObject({
+      status: 'refused',
+      code: 'answer_required',
+    })
+    await tm.confirmations.reject(entry.id)
+    expect(await pending).toEqual({ status: 'ok', data: { skipped: 'declined' } })
+  })
+})
+
+describe('answers to a JSON Schema question', () => {
+  it('are checked for type, bounds, enum, required and unknown fields', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const answers = registerAsking(tm, {
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 2, maxLength: 5, pattern: '^[a-z]+$' },
+        count: { type: 'integer', minimum: 1, exclusiveMaximum: 10 },
+        ratio: { type: 'number' },
+        ok: { type: 'boolean' },
+        size: { enum: ['s', 'm', 1] },
+        kind: { const: 'printer' },
+      },
+      required: ['name', 'count'],
+      additionalProperties: false,
+    })
+    const pending = tm.call('tickets.file')
+    await flush()
+    const id = tm.confirmations.list()[0].id
+    const issuesOf = async (value: unknown) => {
+      const result = await tm.confirmations.answer(id, value)
+      return result.status === 'invalid' ? result.issues : result
+    }
+    expect(await issuesOf([])).toEqual([{ path: '', message: 'Expected an object' }])
+    expect(await issuesOf({})).toEqual([
+      { path: 'name', message: 'Required' },
+      { path: 'count', message: 'Required' },
+    ])
+    expect(
+      await issuesOf({
+        name: 'x',
+        count: 1.5,
+        ratio: 'a',
+        ok: 'yes',
+        size: 2,
+        kind: 'scanner',
+        more: 1,
+      }),
+    ).toEqual([
+      { path: 'name', message: 'At least 2 characters' },
+      { path: 'count', message: 'Expected a whole number' },
+      { path: 'ratio', message: 'Expected a number' },
+      { path: 'ok', message: 'Expected true or false' },
+      { path: 'size', message: 'Choose one of "s", "m", 1' },
+      { path: 'kind', message: 'Must be "printer"' },
+      { path: 'more', message: 'Not asked for' },
+    ])
+    expect(await issuesOf({ name: 'Abc', count: 10 })).toEqual([
+      { path: 'name', message: 'Not in the expected form' },
+      { path: 'count', message: 'Less than 10' },
+    ])
+    expect(await issuesOf({ name: 'abcdef', count: 0 })).toEqual([
+      { path: 'name', message: 'At most 5 characters' },
+      { path: 'count', message: 'At least 1' },
+    ])
+    expect(await issuesOf({ name: 'abc', count: 9, size: 1, ok: true })).toEqual({
+      status: 'ok',
+      data: null,
+    })
+    await pending
+    expect(answers).toEqual([
+      { answered: true, value: { name: 'abc', count: 9, size: 1, ok: true } },
+    ])
   })
 })

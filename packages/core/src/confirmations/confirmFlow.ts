@@ -356,11 +356,8 @@ export function createConfirmFlow(
     const prepared = prepareQuestion(request, internals.converter)
     if ('problem' in prepared) {
       // Development throws here, so the run's `await ctx.ask(…)` rejects with the fix.
-      internals.misconfigured(
-        'question_invalid',
-        ['question', record.name, prepared.problem],
-        record.name,
-      )
+      const [detail, ...words] = prepared.problem
+      internals.misconfigured('question_invalid', [detail, record.name, ...words], record.name)
       return { answered: false, reason: 'invalid_question' }
     }
     if (call.abortedBy || call.phase !== 'running') return { answered: false, reason: 'cancelled' }

@@ -15,8 +15,9 @@ import type {
 
 /**
  * Where a confirmation is. `pending`: waiting for a person; `answering`: an edited input (or a
- * question's answer) is being validated; `verifying`: the registry's verifier is asking for the person's passkey; then one of
- * the final statuses. Only `pending` takes an answer: a second or concurrent one is refused.
+ * question's answer) is being validated; `verifying`: the registry's verifier is asking for the
+ * person's passkey; then one of the final statuses. Only `pending` takes an answer: a second or
+ * concurrent one is refused.
  */
 export type ConfirmationStatus =
   | 'pending'
