@@ -32,7 +32,12 @@ export interface UseConfirmationsResult {
    * (the person's passkey) first: declined → `refused verification_failed`, still pending.
    */
   approve(id: string, options?: ApproveOptions): Promise<ToolResult>
-  /** Rejects; the call ends `cancelled operator`. */
+  /**
+   * Answers a question entry (one with `question`, asked by `ctx.ask`): validated against its
+   * schema; invalid → `invalid` with issues and it stays pending; taken → `ok(null)`.
+   */
+  answer(id: string, value: unknown, options?: { by?: 'dialog' }): Promise<ToolResult>
+  /** Rejects; the call ends `cancelled operator` (a question is declined). */
   reject(id: string, reason?: string): Promise<ToolResult>
   approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
   rejectAll(reason?: string): Promise<ToolResult[]>
@@ -112,6 +117,8 @@ export function useConfirmationsFor(
   const actions = useMemo(
     () => ({
       approve: (id: string, approveOptions?: ApproveOptions) => store.approve(id, approveOptions),
+      answer: (id: string, value: unknown, answerOptions?: { by?: 'dialog' }) =>
+        store.answer(id, value, answerOptions),
       reject: (id: string, reason?: string) => store.reject(id, reason),
       approveAll: (approveOptions?: { by?: 'dialog' }) => store.approveAll(approveOptions),
       rejectAll: (reason?: string) => store.rejectAll(reason),

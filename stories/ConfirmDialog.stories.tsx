@@ -4,7 +4,7 @@ import { Controls, Description, Markdown, Primary, Title } from '@storybook/addo
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { z } from 'zod'
 import { createToolmark, errorResult, invalid, ok } from '@toolmark/core'
-import type { ConfirmEvent, Toolmark } from '@toolmark/core'
+import type { ConfirmEvent, QuestionAnswer, Toolmark } from '@toolmark/core'
 import {
   ConfirmDialog,
   ToolProvider,
@@ -242,6 +242,9 @@ const STATES = [
   'Input Without Summary',
   'Whole Submission',
   'Custom Actions',
+  'Question',
+  'Question Invalid',
+  'Question Answered',
 ]
 
 /**
@@ -750,5 +753,106 @@ export const CustomActions: Story = {
     await expect(within(dialog).getByRole('button', { name: 'Keep it open' })).toHaveFocus()
     await expect(within(dialog).getByRole('button', { name: 'Yes, close it' })).toBeVisible()
     await expect(within(dialog).queryByRole('button', { name: 'Deny' })).toBeNull()
+  },
+}
+
+const printer = z.object({
+  floor: z.number().int().min(0).max(12).meta({ title: 'Floor' }),
+  model: z.enum(['laser', 'inkjet']).meta({ title: 'Model' }),
+  urgent: z.boolean().meta({ title: 'Urgent' }),
+  note: z.string().max(200).optional().meta({
+    title: 'Note',
+    description: 'Anything the technician should know',
+  }),
+})
+
+/**
+ * A tool that files a printer ticket and asks the person which printer it is (`ctx.ask`), as the
+ * assistant would when the chat left it out. Resolves with what the run heard.
+ */
+function askAboutPrinter(tm: Toolmark) {
+  let heard!: (answer: QuestionAnswer) => void
+  const answer = new Promise<QuestionAnswer>((resolve) => (heard = resolve))
+  tm.register({
+    name: 'tickets.file',
+    title: 'File a printer ticket',
+    description: 'Files a ticket about a broken printer, asking which one',
+    run: async (_input, ctx) => {
+      const given = await ctx.ask({ prompt: 'Which printer is it?', schema: printer })
+      heard(given)
+      return ok(given.answered ? 'filed' : given.reason)
+    },
+  })
+  return answer
+}
+
+/**
+ * The assistant asks a question instead of asking for an approval: a small form drawn from the
+ * question's schema (a number, a choice, a box, an optional note), answered or declined.
+ */
+export const Question: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    void askAboutPrinter(tm)
+    void tm.call('tickets.file', {}, { caller: 'inapp' })
+
+    const dialog = await canvas.findByRole('alertdialog', { name: 'File a printer ticket' })
+    await expect(dialog).toHaveAccessibleDescription('Which printer is it?')
+    await expect(within(dialog).getByRole('spinbutton', { name: 'Floor' })).toHaveFocus()
+    await expect(within(dialog).getByRole('combobox', { name: 'Model' })).toBeVisible()
+    await expect(within(dialog).getByRole('checkbox', { name: 'Urgent' })).not.toBeChecked()
+    await expect(
+      within(dialog).getByRole('textbox', { name: 'Note (optional)' }),
+    ).toHaveAccessibleDescription('Anything the technician should know')
+    await expect(within(dialog).getByRole('button', { name: 'Answer' })).toBeVisible()
+    await expect(within(dialog).getByRole('button', { name: 'Decline' })).toBeVisible()
+    await expect(within(dialog).queryByRole('button', { name: 'Approve' })).toBeNull()
+  },
+}
+
+/** An answer the schema refuses: each issue beside its field, focus on the first, still asking. */
+export const QuestionInvalid: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    void askAboutPrinter(tm)
+    void tm.call('tickets.file', {}, { caller: 'webmcp' })
+    const dialog = await canvas.findByRole('alertdialog', { name: 'File a printer ticket' })
+    const floor = within(dialog).getByRole('spinbutton', { name: 'Floor' })
+
+    await userEvent.type(floor, '40')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Answer' }))
+
+    await waitFor(() => expect(floor).toHaveAttribute('aria-invalid', 'true'))
+    await expect(floor).toHaveFocus()
+    await expect(within(dialog).getByRole('combobox', { name: 'Model' })).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    )
+    await expect(tm.confirmations.list()).toHaveLength(1)
+  },
+}
+
+/** Answered: the run goes on with the typed value, and the dialog closes. */
+export const QuestionAnswered: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const tm = loaded.tm as Toolmark
+    const canvas = within(canvasElement)
+    const heard = askAboutPrinter(tm)
+    const call = tm.call('tickets.file', {}, { caller: 'mcp' })
+    const dialog = await canvas.findByRole('alertdialog', { name: 'File a printer ticket' })
+
+    await userEvent.type(within(dialog).getByRole('spinbutton', { name: 'Floor' }), '2')
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'Model' }), 'laser')
+    await userEvent.click(within(dialog).getByRole('checkbox', { name: 'Urgent' }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Answer' }))
+
+    await expect(await heard).toEqual({
+      answered: true,
+      value: { floor: 2, model: 'laser', urgent: true },
+    })
+    await expect(await call).toEqual({ status: 'ok', data: 'filed' })
+    await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
   },
 }

@@ -16,6 +16,7 @@ import { ROOT_ATTRIBUTE } from './rootAttribute'
 import { ConfirmDialogButtons } from './ConfirmDialogButtons'
 import { ConfirmDialogDetails } from './ConfirmDialogDetails'
 import { ConfirmDialogOutcome } from './ConfirmDialogOutcome'
+import { ConfirmDialogQuestion, ConfirmDialogQuestionButtons } from './ConfirmDialogQuestion'
 import { ConfirmDialogReview, ConfirmDialogReviewButtons } from './ConfirmDialogReview'
 import { isExpiredOutcome } from './confirmDialogState'
 import { useAppColorScheme } from '../theme/useAppColorScheme'
@@ -70,7 +71,7 @@ export interface ConfirmDialogProps extends Omit<
   /**
    * Draws the Approve and Deny controls of a single request instead of the built-in buttons; see
    * `denyRef`. A review list (several requests of one agent) keeps its own Deny all and Approve
-   * selected buttons.
+   * selected buttons, and a question (`ctx.ask`) its own form and Answer / Decline buttons.
    */
   renderActions?: (actions: ConfirmDialogActions) => ReactNode
   /**
@@ -130,6 +131,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
     const labels = resolveLabels(labelsInput)
     const titleId = useId()
     const descriptionId = useId()
+    const questionId = useId()
 
     const deny = useRef<HTMLElement | null>(null)
     const denyRef = useCallback((node: HTMLElement | null) => {
@@ -238,7 +240,23 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
                   <AgentText text={entry.summary} />
                 </p>
                 {entry.verify ? <p data-part="verify">{labels.verify}</p> : null}
-                <ConfirmDialogDetails entry={entry} labels={labels} renderChanges={renderChanges} />
+                {entry.question ? (
+                  <ConfirmDialogQuestion
+                    key={entry.id}
+                    formId={questionId}
+                    question={entry.question}
+                    answer={dialog.answer}
+                    disabled={answering || outcomes.length > 0}
+                    focusRef={denyRef}
+                    labels={labels}
+                  />
+                ) : (
+                  <ConfirmDialogDetails
+                    entry={entry}
+                    labels={labels}
+                    renderChanges={renderChanges}
+                  />
+                )}
               </>
             )}
             {outcomes.length > 0 ? (
@@ -271,6 +289,13 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
                 pending={answering}
                 destructive={destructive}
                 denyRef={denyRef}
+                labels={labels}
+              />
+            ) : entry.question ? (
+              <ConfirmDialogQuestionButtons
+                formId={questionId}
+                decline={dialog.deny}
+                pending={answering}
                 labels={labels}
               />
             ) : renderActions ? (

@@ -73,6 +73,16 @@ export interface ConfirmDialogLabels {
   notVerified: string
   /** The Stop button, shown when the dialog has `onStop`. */
   stop: string
+  /** A question's submit button (`ctx.ask`). */
+  answer: string
+  /** Declines a question: the asking tool hears `declined`. */
+  decline: string
+  /** The label of a single-value question's field when its schema has no `title`. */
+  yourAnswer: string
+  /** The empty choice of a question's select. */
+  choose: string
+  /** Marks a question's field that may be left empty. */
+  optional: string
 }
 
 /** Labels accepted by `<ConfirmDialog labels>`: any subset, callers included. */
@@ -136,6 +146,11 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
     'Approving asks for your passkey (fingerprint, face or PIN). If you cancel it, nothing is done and the request stays here.',
   notVerified: 'Your passkey did not confirm this request. Nothing was done; it is still waiting.',
   stop: 'Stop assistant',
+  answer: 'Answer',
+  decline: 'Decline',
+  yourAnswer: 'Your answer',
+  choose: 'Choose…',
+  optional: 'optional',
 })
 
 /** Merges a partial override over the defaults. */

@@ -165,10 +165,15 @@ export function confirmDialogView(
   )
   const waiting = queue.length - group.length
 
+  // A question (`ctx.ask`) is answered, not approved: it is asked on its own, ahead of its
+  // caller's other requests, and never becomes a row of a review list.
+  const question = answering ? undefined : group.find((item) => item.question)
   let review: ReviewRow[] | undefined
   const reviewing =
     state.answering.length > 1 ||
-    (!answering && (group.length + left.length > 1 || (group.length === 0 && left.length > 0)))
+    (!answering &&
+      !question &&
+      (group.length + left.length > 1 || (group.length === 0 && left.length > 0)))
   if (state.outcomes.length === 0 && reviewing) {
     const rows: ReviewRow[] = (answering ? state.answering : group).map((entry) => {
       const ended: LeftReason | undefined =
@@ -182,7 +187,7 @@ export function confirmDialogView(
     review = rows.sort((a, b) => byAge(a.entry, b.entry))
   }
 
-  const current = review || answering ? undefined : group[0]
+  const current = review || answering ? undefined : (question ?? group[0])
   const expiredNow =
     state.outcomes.length === 0 &&
     !answering &&

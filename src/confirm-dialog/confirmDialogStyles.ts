@@ -66,5 +66,17 @@ ${root} button[data-variant=primary]{background:var(--_accent);border-color:var(
 ${root} button[data-variant=danger]{background:var(--_danger);border-color:var(--_danger);color:var(--_danger-fg)}
 ${root} button:hover:not(:disabled){filter:brightness(.96)}
 ${root} button:focus-visible{outline:2px solid var(--_focus);outline-offset:2px}
-${root} button:disabled{opacity:.6;cursor:not-allowed}`
+${root} button:disabled{opacity:.6;cursor:not-allowed}
+${root} [data-part=question]{display:grid;gap:.75rem;margin:0 0 1rem}
+${root} [data-part=field]{display:grid;gap:.25rem}
+${root} [data-part=field][data-control=checkbox]{grid-template-columns:auto 1fr;align-items:center;column-gap:.5rem}
+${root} [data-part=field][data-control=checkbox]>label{grid-column:2;grid-row:1}
+${root} [data-part=field][data-control=checkbox]>input{grid-column:1;grid-row:1;inline-size:1.125rem;block-size:1.125rem;margin:0}
+${root} [data-part=field]>label{font-weight:500}
+${root} [data-part=optional],${root} [data-part=hint]{color:var(--_muted);font-weight:400;font-size:.8125rem}
+${root} [data-part=hint],${root} [data-part=issue]{grid-column:1/-1;margin:0}
+${root} [data-part=issue]{color:var(--_danger);font-size:.8125rem}
+${root} [data-part=field] input:not([type=checkbox]),${root} [data-part=field] select{font:inherit;min-block-size:2.25rem;padding-block:.375rem;padding-inline:.625rem;border:1px solid var(--_border);border-radius:8px;background:var(--_bg);color:var(--_fg)}
+${root} [data-part=field] [aria-invalid=true]{border-color:var(--_danger)}
+${root} [data-part=field] input:focus-visible,${root} [data-part=field] select:focus-visible{outline:2px solid var(--_focus);outline-offset:1px}`
 })()

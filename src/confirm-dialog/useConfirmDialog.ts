@@ -1,6 +1,6 @@
 'use client'
 import { useEffect, useReducer, useRef } from 'react'
-import type { ApproveOptions, ConfirmationEntry, Toolmark } from '@toolmark/core'
+import type { ApproveOptions, ConfirmationEntry, ResultIssue, Toolmark } from '@toolmark/core'
 import {
   confirmDialogReducer,
   confirmDialogView,
@@ -21,6 +21,7 @@ const FOR_SESSION: ApproveOptions = Object.freeze({
   by: DIALOG,
   grant: Object.freeze({ for: 'session' as const }),
 })
+const NO_ISSUES: readonly ResultIssue[] = Object.freeze([])
 
 /** What {@link useConfirmDialog} returns: the view and what the person can do. */
 export interface UseConfirmDialogResult extends ConfirmDialogView {
@@ -31,6 +32,11 @@ export interface UseConfirmDialogResult extends ConfirmDialogView {
   approve(): void
   /** Approves the request on screen and grants its caller later calls of its tool (session). */
   allowForSession(): void
+  /**
+   * Answers the question on screen; resolves with the issues of an invalid answer (the question
+   * stays), or none once it was taken or ended otherwise (an outcome shows why).
+   */
+  answer(value: unknown): Promise<readonly ResultIssue[]>
   /** Approves the ticked rows of the review list, one after another in queue order. */
   approveSelected(): void
   /** Denies the request on screen (every open row of a review list), or dismisses the outcomes. */
@@ -49,10 +55,14 @@ export interface UseConfirmDialogResult extends ConfirmDialogView {
  * the request selected in the queue, the approval that runs, the outcomes to read and the clock.
  */
 export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
-  const { items, approve, reject, approveMany, rejectMany } = useConfirmationsFor(
-    { toolmark: tm },
-    '<ConfirmDialog>',
-  )
+  const {
+    items,
+    approve,
+    answer: answerQuestion,
+    reject,
+    approveMany,
+    rejectMany,
+  } = useConfirmationsFor({ toolmark: tm }, '<ConfirmDialog>')
   const [state, dispatch] = useReducer(confirmDialogReducer, initialConfirmDialogState)
   const view = confirmDialogView(state, items)
   const { asking, current, outcomes, review, selected } = view
@@ -153,6 +163,20 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
     reopened: state.reopened,
     approve: () => approveOnScreen(BY_DIALOG),
     allowForSession: () => approveOnScreen(FOR_SESSION),
+    answer: async (value) => {
+      if (!current?.question || !asking || state.now >= current.expiresAt) return NO_ISSUES
+      const asked = current
+      let issues: readonly ResultIssue[] = NO_ISSUES
+      await answer([asked], async () => {
+        const result = await answerQuestion(asked.id, value, BY_DIALOG)
+        if (result.status === 'invalid') {
+          issues = result.issues
+          return []
+        }
+        return needsAttention(result) ? [{ kind: 'result', entry: asked, result }] : []
+      })
+      return issues
+    },
     approveSelected: () => {
       if (!review || !asking || selected.length === 0) return
       const asked = selected

@@ -9,25 +9,30 @@ import { AgentText } from '../confirm-dialog/AgentText'
 
 interface Answer {
   entry: ConfirmationEntry
-  action: 'Approved' | 'Denied'
+  action: 'Approved' | 'Denied' | 'Answered'
   result: ToolResult
 }
 
 const ANSWERS_KEPT = 10
 
 /**
- * Pending confirmations with Approve and Deny, the outcome of the last answers, and the grants
- * people gave, each with Revoke.
+ * Pending confirmations with Approve and Deny (a question: a JSON answer and Answer), the outcome
+ * of the last answers, and the grants people gave, each with Revoke.
  */
 export function ConfirmationsTab({ confirmations }: { confirmations: UseConfirmationsResult }) {
-  const { items, approve, reject, grants, revokeGrant } = confirmations
+  const { items, approve, reject, answer: answerQuestion, grants, revokeGrant } = confirmations
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
   const [answers, setAnswers] = useState<readonly Answer[]>([])
 
-  const answer = async (entry: ConfirmationEntry, action: Answer['action']) => {
+  const answer = async (entry: ConfirmationEntry, action: Answer['action'], value?: unknown) => {
     if (busy.has(entry.id)) return
     setBusy((ids) => new Set(ids).add(entry.id))
-    const result = action === 'Approved' ? await approve(entry.id) : await reject(entry.id)
+    const result =
+      action === 'Approved'
+        ? await approve(entry.id)
+        : action === 'Answered'
+          ? await answerQuestion(entry.id, value)
+          : await reject(entry.id)
     setAnswers((list) => [{ entry, action, result }, ...list].slice(0, ANSWERS_KEPT))
     setBusy((ids) => {
       const next = new Set(ids)
@@ -47,7 +52,7 @@ export function ConfirmationsTab({ confirmations }: { confirmations: UseConfirma
               key={entry.id}
               entry={entry}
               busy={busy.has(entry.id)}
-              onAnswer={(action) => void answer(entry, action)}
+              onAnswer={(action, value) => void answer(entry, action, value)}
             />
           ))}
         </ul>
@@ -92,9 +97,20 @@ function Pending({
 }: {
   entry: ConfirmationEntry
   busy: boolean
-  onAnswer: (action: Answer['action']) => void
+  onAnswer: (action: Answer['action'], value?: unknown) => void
 }) {
   const title = entry.title ?? entry.tool
+  const [json, setJson] = useState('')
+  const [unreadable, setUnreadable] = useState(false)
+  const sendAnswer = () => {
+    try {
+      const value: unknown = JSON.parse(json)
+      setUnreadable(false)
+      onAnswer('Answered', value)
+    } catch {
+      setUnreadable(true)
+    }
+  }
   return (
     <li data-part="item">
       <div data-part="item-head">
@@ -113,20 +129,51 @@ function Pending({
           >
             Deny
           </button>
-          <button
-            type="button"
-            data-variant="primary"
-            aria-label={`Approve ${title}`}
-            disabled={busy}
-            onClick={() => onAnswer('Approved')}
-          >
-            Approve
-          </button>
+          {entry.question ? null : (
+            <button
+              type="button"
+              data-variant="primary"
+              aria-label={`Approve ${title}`}
+              disabled={busy}
+              onClick={() => onAnswer('Approved')}
+            >
+              Approve
+            </button>
+          )}
         </div>
       </div>
       <p>
         <AgentText text={entry.summary} />
       </p>
+      {entry.question ? (
+        <div data-part="question">
+          <details>
+            <summary>Question schema</summary>
+            <JsonBlock value={entry.question.schema} />
+          </details>
+          <label>
+            Answer (JSON)
+            <textarea
+              value={json}
+              rows={3}
+              aria-invalid={unreadable || undefined}
+              onChange={(e) => setJson(e.currentTarget.value)}
+            />
+          </label>
+          {unreadable ? (
+            <p role="alert">Not JSON: write a value like "laser" or {'{ "floor": 2 }'}</p>
+          ) : null}
+          <button
+            type="button"
+            data-variant="primary"
+            aria-label={`Answer ${title}`}
+            disabled={busy}
+            onClick={sendAnswer}
+          >
+            Answer
+          </button>
+        </div>
+      ) : null}
       {entry.changes && entry.changes.length > 0 ? <Changes changes={entry.changes} /> : null}
       <details>
         <summary>Input</summary>

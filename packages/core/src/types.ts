@@ -100,6 +100,8 @@ export type RefusedCode =
   | 'file_rejected'
   | 'verification_failed'
   | 'grant_not_allowed'
+  | 'answer_required'
+  | 'not_a_question'
 
 // ---------------------------------------------------------------------------------------------
 // Tools
@@ -139,6 +141,16 @@ export interface ToolContext {
     summary: string
     changes?: FieldChange[]
   }): Promise<{ approved: boolean; reason?: string }>
+  /**
+   * Asks the person a typed question from inside `run` (inline, whatever the caller) and waits for
+   * the answer: `{ answered: true, value }` with the value the schema parsed, or `{ answered:
+   * false, reason }`. Never rejects for an answer that is not given; a `schema` outside the
+   * supported shapes (see {@link QuestionRequest}) is a misconfiguration: development rejects
+   * with the fix, production emits `question_invalid` and resolves `invalid_question`.
+   */
+  ask<TSchema extends StandardSchemaV1 | JsonSchema>(
+    question: QuestionRequest<TSchema>,
+  ): Promise<QuestionAnswer<QuestionValue<TSchema>>>
   /** Reports progress to listeners (activity log, bridge `progress`). */
   progress(p: { done: number; total?: number; message?: string }): void
   /**
@@ -454,6 +466,43 @@ export interface VerifyOptions {
   rpId?: string
 }
 
+/**
+ * What `ctx.ask` takes. `schema` is a Standard Schema (zod…) with a Standard JSON Schema (or the
+ * registry's `jsonSchema` converter), or a JSON Schema; either way its JSON Schema must be a
+ * string, number, integer or boolean, an `enum` (or `const`) of those, or a flat object whose
+ * properties are all of those (no nested objects, no arrays, no `anyOf`/`oneOf`/`$ref`).
+ */
+export interface QuestionRequest<TSchema extends StandardSchemaV1 | JsonSchema = JsonSchema> {
+  /** What the person is asked, in their words ("Which printer is it?"). */
+  prompt: string
+  schema: TSchema
+}
+
+/** The value a question's schema gives: its Standard Schema output, else `unknown`. */
+export type QuestionValue<TSchema> = TSchema extends StandardSchemaV1
+  ? InferOutput<TSchema>
+  : unknown
+
+/**
+ * Why a question got no answer: `declined` (the person said no), `expired` (nobody answered in
+ * time, or it was evicted), `cancelled` (the call was stopped: Stop, its signal, the deadline, the
+ * tool gone), `no_presenter` (no dialog is mounted to ask with), `invalid_question` (production
+ * only: the schema is not one a dialog can ask).
+ */
+export type QuestionUnanswered =
+  'declined' | 'expired' | 'cancelled' | 'no_presenter' | 'invalid_question'
+
+/** What `ctx.ask` resolves with. */
+export type QuestionAnswer<T = unknown> =
+  { answered: true; value: T } | { answered: false; reason: QuestionUnanswered }
+
+/** What a question entry asks: the prompt and the JSON Schema its form is drawn from. */
+export interface QuestionSpec {
+  prompt: string
+  /** Deep-frozen; one of the shapes {@link QuestionRequest} allows. */
+  schema: JsonSchema
+}
+
 /** One pending confirmation. `input` and `changes` are redacted. */
 export interface ConfirmationEntry {
   id: string
@@ -480,6 +529,11 @@ export interface ConfirmationEntry {
    * when the entry was filed: the approval checks them again.
    */
   grantable?: boolean
+  /**
+   * Present when the entry is a question (`ctx.ask`): it is answered with `answer(id, value)` or
+   * declined with `reject(id)`, never approved. `summary` repeats the prompt.
+   */
+  question?: QuestionSpec
 }
 
 /**
@@ -546,9 +600,20 @@ export interface ConfirmationStore {
    * input (validated; invalid → the entry stays pending). `by` set to `'dialog'` labels an answer from a
    * presenter (default `api`). An entry that needs verification asks the registry's verifier
    * first, whoever calls: declined or not matching → `refused verification_failed`, still pending.
+   * A question entry is answered, not approved: `refused answer_required`, still pending.
    */
   approve(id: string, options?: ApproveOptions): Promise<ToolResult>
-  /** Rejects; the call ends `cancelled operator`. */
+  /**
+   * Answers a question entry. The value is validated against the question's schema: invalid →
+   * `invalid` with issues, and the entry stays pending; accepted → `ok(null)` and the asking run
+   * goes on with the parsed value. An entry that is not a question → `refused not_a_question`;
+   * unknown, used or expired → `refused confirmation_expired`.
+   */
+  answer(id: string, value: unknown, options?: { by?: 'dialog' }): Promise<ToolResult>
+  /**
+   * Rejects; the call ends `cancelled operator` (a question is declined: the run hears
+   * `{ answered: false, reason: 'declined' }`).
+   */
   reject(id: string, reason?: string): Promise<ToolResult>
   approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
   rejectAll(reason?: string): Promise<ToolResult[]>
@@ -598,7 +663,11 @@ export interface ProgressEvent {
   total?: number
   message?: string
 }
-/** A confirmation's life: requested, then approved, rejected or expired (terminal ones carry the result). */
+/**
+ * A confirmation's life: requested, then approved, rejected or expired (terminal ones carry the
+ * result). A question's answer is `approved` (its result `ok(null)`: the answer itself stays out
+ * of events), a declined or stopped question `rejected`.
+ */
 export interface ConfirmEvent {
   type: 'requested' | 'approved' | 'rejected' | 'expired'
   entry: ConfirmationEntry

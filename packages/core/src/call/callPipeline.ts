@@ -44,6 +44,7 @@ export function createCallPipeline(
   const confirmFlow = createConfirmFlow(internals, confirmations)
   const steps = createToolSteps(internals, {
     ask: confirmFlow.ask,
+    question: confirmFlow.question,
     registerUndo: journal.register,
   })
 

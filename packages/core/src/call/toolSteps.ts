@@ -5,7 +5,7 @@ import { NODE_ENV_READABLE } from '../base/nodeEnv'
 import { cancelled, toolFailed } from './results'
 import { validateWith } from '../schema/standardSchema'
 import type { RegistryInternals } from '../registry/toolRecord'
-import type { CheckContext, ProgressEvent, ToolContext, ToolResult } from '../types'
+import type { CheckContext, ProgressEvent, QuestionAnswer, ToolContext, ToolResult } from '../types'
 
 declare const process: { env: Record<string, string | undefined> }
 
@@ -22,6 +22,7 @@ export interface ToolSteps {
 /** What `ctx` lends a run beyond the call itself. */
 export interface RunParts {
   ask(call: Call, request: unknown): Promise<ConfirmAnswer>
+  question(call: Call, request: unknown): Promise<QuestionAnswer>
   registerUndo(call: Call, restore: unknown): void
 }
 
@@ -36,6 +37,7 @@ class RunContext implements ToolContext {
   readonly #parts: RunParts
   #registerUndo: ToolContext['registerUndo'] | undefined
   #confirm: ToolContext['confirm'] | undefined
+  #ask: ToolContext['ask'] | undefined
   #progress: ToolContext['progress'] | undefined
 
   constructor(call: Call, parts: RunParts) {
@@ -54,6 +56,10 @@ class RunContext implements ToolContext {
   }
   get confirm(): ToolContext['confirm'] {
     return (this.#confirm ??= (request) => this.#parts.ask(this.#call, request))
+  }
+  get ask(): ToolContext['ask'] {
+    return (this.#ask ??= ((request: unknown) =>
+      this.#parts.question(this.#call, request)) as ToolContext['ask'])
   }
   get progress(): ToolContext['progress'] {
     return (this.#progress ??= (p) => reportProgress(this.#call, p))

@@ -9,15 +9,19 @@ import { randomId } from '../base/ids'
 import { inputJsonSchema, titlesOf } from '../schema/jsonSchema'
 import { redactChanges, redactValue } from '../redaction/redact'
 import { cancelled, deepFreeze, invalid, refuse, toolFailed } from '../call/results'
+import type { Validated } from '../schema/standardSchema'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
 import type {
   Approval,
   ConfirmationEntry,
   ConfirmMode,
   FieldChange,
+  QuestionAnswer,
+  QuestionSpec,
   ToolResult,
   VerificationRequest,
 } from '../types'
+import { prepareQuestion } from './question'
 import { validateInput, type Checked } from '../call/validateInput'
 
 /** What a confirmation shows, worked out in the call's slot when the call asks. */
@@ -29,6 +33,8 @@ export interface Prepared {
   labels?: Record<string, string>
   agentFilled?: string[]
   isStale?: () => boolean
+  /** A question's prompt and form (`ctx.ask`). */
+  question?: QuestionSpec
 }
 
 export interface ConfirmAnswer {
@@ -70,6 +76,8 @@ export interface ConfirmFlow {
   ): { approval: Approval; done(result: ToolResult): ToolResult } | undefined
   /** `ctx.confirm` inside a run. */
   ask(call: Call, request: unknown): Promise<ConfirmAnswer>
+  /** `ctx.ask` inside a run: a typed question, answered with `answer(id, value)`. */
+  question(call: Call, request: unknown): Promise<QuestionAnswer>
   /** Whether what a confirmation showed changed since (a check that throws says yes). */
   isStale(prepared: Prepared): boolean
   /** The result of an approval whose confirmation went stale. */
@@ -185,7 +193,8 @@ export function createConfirmFlow(
     if (prepared.changes) entry.changes = prepared.changes
     if (prepared.labels) entry.labels = prepared.labels
     if (prepared.agentFilled) entry.agentFilled = [...prepared.agentFilled]
-    if (internals.verifies(record, call.caller)) entry.verify = true
+    if (prepared.question) entry.question = prepared.question
+    else if (internals.verifies(record, call.caller)) entry.verify = true
     if (ofCall && internals.grantCeiling(record, call.caller) === undefined) entry.grantable = true
     return deepFreeze(entry)
   }
@@ -273,8 +282,9 @@ export function createConfirmFlow(
 
   /** Files a confirmation in the store, which holds its call for the person and announces it. */
   function file(parts: Omit<ConfirmationParts, 'verify'>): Confirmation {
-    const { call, entry } = parts
-    const verify = internals.verifies(call.record, call.caller) ? verifyFor(entry) : undefined
+    const { entry } = parts
+    // A question is answered, not approved: there is nothing to verify.
+    const verify = entry.verify ? verifyFor(entry) : undefined
     return confirmations.add(verify ? { ...parts, verify } : parts, () =>
       events.emit('confirm', { type: 'requested', entry: parts.entry }),
     )
@@ -393,12 +403,74 @@ export function createConfirmFlow(
       : { approved: false, reason: ending.reason }
   }
 
+  /**
+   * Checks a question's answer with its schema. A validator that throws is the tool's own bug: an
+   * `error` event, and a generic error for the one answering (the entry stays pending).
+   */
+  function checkAnswer(
+    call: Call,
+    validate: (value: unknown) => Validated<unknown> | Promise<Validated<unknown>>,
+  ) {
+    const conclude = (v: Validated<unknown>): Checked =>
+      'issues' in v ? { result: deepFreeze(invalid(v.issues)) } : { value: v.value }
+    const failed = (cause: unknown): Checked => {
+      internals.toolError('tool_threw', call, cause, 'question validator threw')
+      return { result: toolFailed() }
+    }
+    return async (value: unknown): Promise<Checked> => {
+      try {
+        return conclude(await validate(value))
+      } catch (cause) {
+        return failed(cause)
+      }
+    }
+  }
+
+  async function question(call: Call, request: unknown): Promise<QuestionAnswer> {
+    const { record } = call
+    const prepared = prepareQuestion(request, internals.converter)
+    if ('problem' in prepared) {
+      // Development throws here, so the run's `await ctx.ask(…)` rejects with the fix.
+      const [detail, ...words] = prepared.problem
+      internals.misconfigured('question_invalid', [detail, record.name, ...words], record.name)
+      return { answered: false, reason: 'invalid_question' }
+    }
+    if (call.abortedBy || call.phase !== 'running') return { answered: false, reason: 'cancelled' }
+    if (!confirmations.hasPresenter()) return { answered: false, reason: 'no_presenter' }
+    const { spec } = prepared
+    const entry = makeEntry(
+      call,
+      undefined,
+      { summary: spec.prompt, question: spec },
+      'inline',
+      false,
+    )
+    const ending = await file({
+      entry,
+      kind: 'ask',
+      call,
+      value: undefined,
+      question: checkAnswer(call, prepared.validate),
+    }).ended
+    switch (ending.status) {
+      case 'approved':
+        return { answered: true, value: ending.value }
+      case 'rejected':
+        return { answered: false, reason: 'declined' }
+      case 'withdrawn':
+        return { answered: false, reason: 'cancelled' }
+      default:
+        return { answered: false, reason: 'expired' }
+    }
+  }
+
   return {
     prepare,
     defer,
     inline,
     granted,
     ask,
+    question,
     isStale,
     staleResult,
     dropTool(record) {

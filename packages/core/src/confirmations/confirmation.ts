@@ -14,9 +14,10 @@ import type {
 } from '../types'
 
 /**
- * Where a confirmation is. `pending`: waiting for a person; `answering`: an edited input is being
- * validated; `verifying`: the registry's verifier is asking for the person's passkey; then one of
- * the final statuses. Only `pending` takes an answer: a second or concurrent one is refused.
+ * Where a confirmation is. `pending`: waiting for a person; `answering`: an edited input (or a
+ * question's answer) is being validated; `verifying`: the registry's verifier is asking for the
+ * person's passkey; then one of the final statuses. Only `pending` takes an answer: a second or
+ * concurrent one is refused.
  */
 export type ConfirmationStatus =
   | 'pending'
@@ -68,6 +69,8 @@ export interface Ending {
   readonly result: ToolResult
   /** Why it was not approved, for `ctx.confirm`'s answer. */
   readonly reason?: string
+  /** A question's accepted answer, as its schema parsed it. */
+  readonly value?: unknown
 }
 
 /** The verifier's answer, after core checked it against this confirmation. */
@@ -94,6 +97,11 @@ export interface ConfirmationParts {
   /** Runs what was approved (calls only). Never rejects. */
   readonly run?: (input: unknown, approval: Approval) => Promise<ToolResult>
   /**
+   * Checks a question's answer (questions only: they are answered, never approved). Never
+   * rejects: a validator that throws gives a `result`.
+   */
+  readonly question?: (value: unknown) => Promise<Checked>
+  /**
    * Asks the registry's verifier for the person's passkey over this input, and checks what it
    * gave. Present when the approval needs step-up verification. Never rejects.
    */
@@ -118,6 +126,12 @@ const ENDED_EXPIRED = deepFreeze(
 )
 const REJECTED = deepFreeze(cancelled('operator'))
 const OK_APPROVED = deepFreeze(ok(null))
+const ANSWER_REQUIRED = deepFreeze(
+  refuse('answer_required', 'This is a question: answer it with answer(id, value), or reject it'),
+)
+const NOT_A_QUESTION = deepFreeze(
+  refuse('not_a_question', 'This confirmation asks for an approval: approve or reject it'),
+)
 const VERIFIED: ApprovedBy = 'verified'
 
 /**
@@ -221,6 +235,7 @@ export class Confirmation {
   async approve(options: unknown, by: 'dialog' | 'api'): Promise<ToolResult> {
     if (this.#status !== 'pending') return EXPIRED()
     if (this.#overdue()) return this.#expireNow()
+    if (this.#parts.question) return ANSWER_REQUIRED
     const { check, verify } = this.#parts
     // A grant the ceilings forbid, or malformed, is refused before anything else: the person can
     // still approve this one call.
@@ -286,6 +301,29 @@ export class Confirmation {
     return this.#end('approved', input, approval)
   }
 
+  /**
+   * A person's answer to a question. It is checked against the question's schema (invalid → the
+   * entry stays pending with the issues); the clock is read before and after the check, and an
+   * end meanwhile (expiry, Stop) wins over an answer still being checked. Resolves `ok(null)`.
+   */
+  async answer(value: unknown, by: Exclude<ApprovedBy, 'verified'>): Promise<ToolResult> {
+    const { question } = this.#parts
+    if (this.#status !== 'pending') return EXPIRED()
+    if (this.#overdue()) return this.#expireNow()
+    if (!question) return NOT_A_QUESTION
+    this.#move('answering')
+    this.#host.changed()
+    const checked = await Promise.race([question(value), this.#ending!.then(() => undefined)])
+    if (checked === undefined || !this.#still('answering')) return EXPIRED()
+    if ('result' in checked) {
+      this.#move('pending')
+      this.#host.changed()
+      return checked.result
+    }
+    if (this.#overdue()) return this.#expireNow()
+    return this.#end('approved', checked.value, deepFreeze({ by }))
+  }
+
   /** A person's denial: the call ends `cancelled operator`. */
   reject(reason: unknown): Promise<ToolResult> {
     if (this.#status !== 'pending') return Promise.resolve(EXPIRED())
@@ -333,7 +371,7 @@ export class Confirmation {
     this.#stop?.abort()
     this.#stop = undefined
     this.#host.remove(this)
-    const { call, kind, run } = this.#parts
+    const { call, kind, run, question } = this.#parts
     // The waiting call's deadline counts again.
     this.#answered?.()
     let result: ToolResult
@@ -344,7 +382,12 @@ export class Confirmation {
       // The waiting call ends with it (a run asking `ctx.confirm` goes on with the answer).
       if (kind === 'inline') result = call.settle(result)
     }
-    const ending: Ending = reason === undefined ? { status, result } : { status, result, reason }
+    const ending: Ending =
+      question && status === 'approved'
+        ? { status, result, value: outcome }
+        : reason === undefined
+          ? { status, result }
+          : { status, result, reason }
     this.#resolve(ending)
     const event: ConfirmEvent = { type: EVENT_TYPE[status], entry: this.entry, result }
     if (approval) event.by = approval.by

@@ -135,6 +135,10 @@ export function createConfirmationStore(options: {
       const by = (opts as { by?: unknown } | undefined)?.by === 'dialog' ? 'dialog' : 'api'
       return find(id)?.approve(opts, by) ?? Promise.resolve(EXPIRED())
     },
+    answer(id, value, opts) {
+      const by = (opts as { by?: unknown } | undefined)?.by === 'dialog' ? 'dialog' : 'api'
+      return find(id)?.answer(value, by) ?? Promise.resolve(EXPIRED())
+    },
     reject(id, reason) {
       return find(id)?.reject(reason) ?? Promise.resolve(EXPIRED())
     },

@@ -299,6 +299,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     misconfigured,
     errorEvent,
     toolError,
+    converter,
     normalize: (raw, source) => normalizeResult(raw, reportResult, source),
   }
   const manifests = createManifests(internals, converter)

@@ -119,6 +119,17 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
   'tool threw': (name) => `Tool "${name}" threw`,
   'check threw': (name) => `The check of "${name}" threw`,
   'summary threw': (name) => `The summary or confirmation of "${name}" threw`,
+  'question request': (name) => `ctx.ask() in "${name}" takes { prompt, schema }`,
+  'question prompt': (name) =>
+    `ctx.ask() in "${name}" needs a prompt: the question, in words for the person`,
+  'question schema': (name) =>
+    `ctx.ask() in "${name}" needs a schema: a Standard Schema (zod…) or a JSON Schema`,
+  'question json schema': (name) =>
+    `ctx.ask() in "${name}" has a schema without a JSON Schema: use zod ≥ 4.2, pass createToolmark({ jsonSchema }), or give a JSON Schema`,
+  'question shape': (name, what, where) =>
+    `ctx.ask() in "${name}": ${where} ${what}; a dialog asks for a string, number, integer or boolean, an enum of those, or a flat object of at most 20 of those`,
+  'question validator threw': (name) =>
+    `The question schema of "${name}" threw while checking an answer`,
   'undo threw': (name) => `The undo of "${name}" threw`,
   'validator threw': (name) => `The input schema of "${name}" threw while validating`,
   'late result': (name) => `Tool "${name}" settled after its call was abandoned`,

@@ -3,6 +3,7 @@ import type { Problem } from '../base/problem'
 import type { CompiledCallerPolicy, RateLimiter } from './policy'
 import type { SensitivePaths } from '../redaction/redact'
 import type { ScopeQueue } from '../call/scopeQueue'
+import type { JsonSchemaConverter } from '../schema/jsonSchema'
 import type {
   Caller,
   ConfirmMode,
@@ -100,6 +101,8 @@ export interface RegistryInternals {
    * tool: explained in development, short in production (misconfiguration.ts).
    */
   toolError(code: string, source: ToolErrorSource, cause: unknown, detail?: string): void
+  /** The registry's `jsonSchema` option, for schemas that carry no Standard JSON Schema. */
+  readonly converter: JsonSchemaConverter | undefined
   /** Copies, checks and freezes what a tool returned; reports and replaces anything else. */
   normalize(raw: unknown, source: ResultSource): ToolResult
 }

@@ -11,8 +11,12 @@ import type {
   ToolResult,
 } from '../types'
 
-/** How a scripted person answers a confirmation. */
-export type ScriptedDecision = 'approve' | 'reject' | { approve: true; input: unknown } | 'ignore'
+/**
+ * How a scripted person answers a confirmation; `{ answer }` answers a question (`ctx.ask`), which
+ * `'approve'` cannot (it gets `refused answer_required`, and the question stays).
+ */
+export type ScriptedDecision =
+  'approve' | 'reject' | { approve: true; input: unknown } | { answer: unknown } | 'ignore'
 
 /** A scripted person: a fixed answer, or a function of the entry. */
 export type ScriptedAnswer =
@@ -24,8 +28,7 @@ const isDecision = (value: unknown): value is ScriptedDecision =>
   value === 'ignore' ||
   (typeof value === 'object' &&
     value !== null &&
-    (value as { approve?: unknown }).approve === true &&
-    'input' in value)
+    (((value as { approve?: unknown }).approve === true && 'input' in value) || 'answer' in value))
 
 /** Everything a test registry saw, in order. */
 export interface CallRecorder {
@@ -92,7 +95,7 @@ export function createTestToolmark(options: TestToolmarkOptions = {}): TestToolm
       decision = typeof script === 'function' ? await script(entry) : script
       if (!isDecision(decision)) {
         throw new TypeError(
-          `A scripted answer must be 'approve', 'reject', 'ignore' or { approve: true, input }, got ${String(decision)}`,
+          `A scripted answer must be 'approve', 'reject', 'ignore', { approve: true, input } or { answer }, got ${String(decision)}`,
         )
       }
     } catch (cause) {
@@ -112,7 +115,9 @@ export function createTestToolmark(options: TestToolmarkOptions = {}): TestToolm
         ? await tm.confirmations.reject(entry.id, 'scripted')
         : decision === 'approve'
           ? await tm.confirmations.approve(entry.id)
-          : await tm.confirmations.approve(entry.id, { input: decision.input })
+          : 'answer' in decision
+            ? await tm.confirmations.answer(entry.id, decision.answer)
+            : await tm.confirmations.approve(entry.id, { input: decision.input })
     answers.set(entry.id, result)
   }
 
@@ -130,7 +135,7 @@ export function createTestToolmark(options: TestToolmarkOptions = {}): TestToolm
   const setAnswer = (next: ScriptedAnswer | undefined) => {
     if (next !== undefined && typeof next !== 'function' && !isDecision(next)) {
       throw new TypeError(
-        "createTestToolmark: answer must be 'approve', 'reject', 'ignore', { approve: true, input } or a function",
+        "createTestToolmark: answer must be 'approve', 'reject', 'ignore', { approve: true, input }, { answer } or a function",
       )
     }
     answer = next

@@ -1,0 +1,199 @@
+import { StrictMode } from 'react'
+import { act, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { z } from 'zod'
+import { createToolmark, ok } from '@toolmark/core'
+import type { JsonSchema, QuestionAnswer, StandardSchemaV1, Toolmark } from '@toolmark/core'
+import { ConfirmDialog, ToolProvider, useConfirmations } from '@toolmark/react'
+
+const printer = z.object({
+  floor: z.number().int().min(0).meta({ title: 'Floor' }),
+  model: z.enum(['laser', 'inkjet']).meta({ title: 'Model' }),
+  urgent: z.boolean().meta({ title: 'Urgent' }),
+  note: z.string().optional().meta({ title: 'Note', description: 'Anything the tech should know' }),
+})
+
+/** A tool whose run asks one question and returns what it heard. */
+function registerAsking(tm: Toolmark, schema: StandardSchemaV1 | JsonSchema = printer) {
+  const answers: QuestionAnswer[] = []
+  tm.register({
+    name: 'tickets.file',
+    title: 'File ticket',
+    description: 'Files a ticket, asking for what it lacks',
+    run: async (_input, ctx) => {
+      const answer = await ctx.ask({ prompt: 'Which printer is it?', schema })
+      answers.push(answer)
+      return ok(answer)
+    },
+  })
+  return answers
+}
+
+function renderDialog(tm: Toolmark) {
+  return render(
+    <StrictMode>
+      <ToolProvider toolmark={tm}>
+        <ConfirmDialog />
+      </ToolProvider>
+    </StrictMode>,
+  )
+}
+
+// user-event drives a whole form per test: slow on a busy machine, so more time than the default.
+describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
+  it('draws the question as a labelled form and answers with typed values', async () => {
+    const tm = createToolmark()
+    const answers = registerAsking(tm)
+    renderDialog(tm)
+    const user = userEvent.setup({ delay: null })
+    let pending!: ReturnType<Toolmark['call']>
+    await act(async () => {
+      pending = tm.call('tickets.file', {}, { caller: 'webmcp' })
+    })
+
+    const dialog = screen.getByRole('alertdialog', { name: 'File ticket' })
+    expect(dialog).toHaveAccessibleDescription('Which printer is it?')
+    const floor = within(dialog).getByRole('spinbutton', { name: 'Floor' })
+    const model = within(dialog).getByRole('combobox', { name: 'Model' })
+    const urgent = within(dialog).getByRole('checkbox', { name: 'Urgent' })
+    const note = within(dialog).getByRole('textbox', { name: 'Note (optional)' })
+    expect(floor).toHaveFocus()
+    expect(urgent).not.toBeChecked()
+    expect(note).toHaveAccessibleDescription('Anything the tech should know')
+    const buttons = within(dialog).getAllByRole('button')
+    expect(buttons.map((b) => b.textContent)).toEqual(['Decline', 'Answer'])
+
+    await user.type(floor, '3')
+    await user.selectOptions(model, 'inkjet')
+    await user.click(urgent)
+    await user.click(buttons[1])
+
+    expect(await pending).toEqual({
+      status: 'ok',
+      data: { answered: true, value: { floor: 3, model: 'inkjet', urgent: true } },
+    })
+    expect(answers).toHaveLength(1)
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument())
+  })
+
+  it('shows an invalid answer’s issues beside their fields and keeps the question', async () => {
+    const tm = createToolmark()
+    const answers = registerAsking(tm)
+    renderDialog(tm)
+    const user = userEvent.setup({ delay: null })
+    await act(async () => {
+      void tm.call('tickets.file')
+    })
+    const dialog = screen.getByRole('alertdialog')
+
+    // Nothing chosen, nothing typed: the schema says what is missing.
+    await user.click(within(dialog).getByRole('button', { name: 'Answer' }))
+    const floor = within(dialog).getByRole('spinbutton', { name: 'Floor' })
+    const model = within(dialog).getByRole('combobox', { name: 'Model' })
+    await waitFor(() => expect(floor).toHaveAttribute('aria-invalid', 'true'))
+    expect(model).toHaveAttribute('aria-invalid', 'true')
+    expect(floor).toHaveFocus()
+    expect(floor.getAttribute('aria-describedby')).toBeTruthy()
+    expect(tm.confirmations.list()).toHaveLength(1)
+    expect(answers).toEqual([])
+
+    await user.type(floor, '2')
+    await user.selectOptions(model, 'laser')
+    await user.click(within(dialog).getByRole('button', { name: 'Answer' }))
+    expect(tm.confirmations.list()).toEqual([])
+    expect(answers).toEqual([
+      { answered: true, value: { floor: 2, model: 'laser', urgent: false } },
+    ])
+  })
+
+  it('declines with the Decline button, and with Escape', async () => {
+    const tm = createToolmark()
+    const answers = registerAsking(tm, { type: 'string', title: 'Printer name' })
+    renderDialog(tm)
+    const user = userEvent.setup({ delay: null })
+    await act(async () => {
+      void tm.call('tickets.file')
+    })
+    const dialog = screen.getByRole('alertdialog')
+    expect(within(dialog).getByRole('textbox', { name: 'Printer name' })).toHaveFocus()
+    await user.click(within(dialog).getByRole('button', { name: 'Decline' }))
+    expect(answers).toEqual([{ answered: false, reason: 'declined' }])
+
+    await act(async () => {
+      void tm.call('tickets.file')
+    })
+    fireEvent(
+      screen.getByRole('alertdialog'),
+      new Event('cancel', { bubbles: false, cancelable: true }),
+    )
+    await act(async () => {})
+    expect(answers).toEqual([
+      { answered: false, reason: 'declined' },
+      { answered: false, reason: 'declined' },
+    ])
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+  })
+
+  it('labels a single value "Your answer" and submits it with Enter', async () => {
+    const tm = createToolmark()
+    const answers = registerAsking(tm, z.string().min(2))
+    renderDialog(tm)
+    const user = userEvent.setup({ delay: null })
+    await act(async () => {
+      void tm.call('tickets.file')
+    })
+    const field = screen.getByRole('textbox', { name: 'Your answer' })
+    await user.type(field, 'x{Enter}')
+    expect(field).toHaveAttribute('aria-invalid', 'true')
+    expect(answers).toEqual([])
+    await user.type(field, 'y{Enter}')
+    expect(answers).toEqual([{ answered: true, value: 'xy' }])
+  })
+
+  it('shows that a question expired instead of taking a late answer', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    try {
+      const tm = createToolmark({ limits: { confirmationExpiryMs: 2_000 } })
+      const answers = registerAsking(tm, { type: 'string' })
+      renderDialog(tm)
+      await act(async () => {
+        void tm.call('tickets.file')
+      })
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(2_100)
+      })
+      const dialog = screen.getByRole('alertdialog')
+      expect(within(dialog).getByRole('alert')).toHaveTextContent('This request expired')
+      expect(within(dialog).getByRole('textbox', { name: 'Your answer' })).toBeDisabled()
+      expect(answers).toEqual([{ answered: false, reason: 'expired' }])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
+
+describe('useConfirmations().answer', () => {
+  it('answers a question from a custom UI and reports invalid answers', async () => {
+    const tm = createToolmark()
+    const answers = registerAsking(tm, { enum: ['low', 'high'] })
+    const { result } = renderHook(() => useConfirmations(), {
+      wrapper: ({ children }) => <ToolProvider toolmark={tm}>{children}</ToolProvider>,
+    })
+    await act(async () => {
+      void tm.call('tickets.file')
+    })
+    const [entry] = result.current.items
+    expect(entry.question).toMatchObject({ prompt: 'Which printer is it?' })
+    let outcome: unknown
+    await act(async () => {
+      outcome = await result.current.answer(entry.id, 'medium')
+    })
+    expect(outcome).toMatchObject({ status: 'invalid' })
+    await act(async () => {
+      outcome = await result.current.answer(entry.id, 'high')
+    })
+    expect(outcome).toEqual({ status: 'ok', data: null })
+    expect(answers).toEqual([{ answered: true, value: 'high' }])
+    expect(result.current.items).toEqual([])
+  })
+})
