@@ -172,6 +172,51 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   })
 })
 
+describe('ConfirmDialog with a question and a review list', { timeout: 20_000 }, () => {
+  it('asks a question on its own, ahead of its caller’s review list, then shows the list', async () => {
+    const tm = createToolmark()
+    const answers = registerAsking(tm, { enum: ['low', 'high'] })
+    const reopened: number[] = []
+    tm.register({
+      name: 'tickets.reopen',
+      title: 'Reopen ticket',
+      description: 'Reopens a ticket',
+      hints: { consequential: true },
+      input: z.object({ id: z.number() }),
+      summary: ({ id }) => `Reopen ticket #${id}`,
+      run: ({ id }) => {
+        reopened.push(id)
+        return ok(true)
+      },
+    })
+    renderDialog(tm)
+    let asked!: ReturnType<Toolmark['call']>
+    await act(async () => {
+      await tm.call('tickets.reopen', { id: 1 }, { caller: 'inapp' })
+      await tm.call('tickets.reopen', { id: 2 }, { caller: 'inapp' })
+      asked = tm.call('tickets.file', {}, { caller: 'inapp' })
+    })
+    expect(tm.confirmations.list()).toHaveLength(3)
+
+    // The question comes first and alone, although two approvals of the same caller are older.
+    const dialog = screen.getByRole('alertdialog', { name: 'File ticket' })
+    expect(within(dialog).queryByRole('checkbox')).not.toBeInTheDocument()
+    expect(within(dialog).queryByRole('button', { name: /Approve/ })).not.toBeInTheDocument()
+    expect(dialog).toHaveAccessibleDescription('Which printer is it?')
+    const user = userEvent.setup({ delay: null })
+    await user.selectOptions(within(dialog).getByRole('combobox'), 'high')
+    await user.click(within(dialog).getByRole('button', { name: 'Answer' }))
+    expect(await asked).toEqual({ status: 'ok', data: { answered: true, value: 'high' } })
+    expect(answers).toEqual([{ answered: true, value: 'high' }])
+
+    // Then the two approvals, as one review list.
+    const review = await screen.findByRole('alertdialog', { name: 'Review 2 requests' })
+    expect(within(review).getAllByRole('checkbox')).toHaveLength(2)
+    fireEvent.click(within(review).getByRole('button', { name: 'Approve selected (2)' }))
+    await waitFor(() => expect(reopened).toEqual([1, 2]))
+  })
+})
+
 describe('useConfirmations().answer', () => {
   it('answers a question from a custom UI and reports invalid answers', async () => {
     const tm = createToolmark()

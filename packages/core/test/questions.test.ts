@@ -162,6 +162,28 @@ describe('ctx.ask', () => {
     expect((await asking).status).toBe('ok')
   })
 
+  it('is never grantable: a grant asked with it is refused and the question stays', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    registerAsking(tm, { enum: ['low', 'high'] })
+    const asking = tm.call('tickets.file', {}, { caller: 'mcp' })
+    await flush()
+    const [question] = tm.confirmations.list()
+    expect(question.grantable).toBeUndefined()
+    expect(question.verify).toBeUndefined()
+    expect(
+      await tm.confirmations.approve(question.id, { grant: { for: 'session' } }),
+    ).toMatchObject({ status: 'refused', code: 'answer_required' })
+    expect(tm.confirmations.grants()).toEqual([])
+    expect(tm.confirmations.list()).toHaveLength(1)
+    // Approving many with the question among them answers it with the same refusal, per entry.
+    expect(await tm.confirmations.approveMany([question.id])).toEqual([
+      { id: question.id, result: expect.objectContaining({ code: 'answer_required' }) },
+    ])
+    await tm.confirmations.answer(question.id, 'low')
+    expect(await asking).toEqual({ status: 'ok', data: { filed: 'low' } })
+  })
+
   it('resolves declined when the person rejects, and the run goes on', async () => {
     const tm = createToolmark()
     tm.confirmations.attachPresenter()
