@@ -8,7 +8,7 @@ import {
   type RunningHelpdesk,
 } from './harness.ts'
 
-// Issue 33's measure: how many clicks a person needs for "close tickets 3, 5 and 7, then file a
+// The measure: how many clicks a person needs for "close tickets 3, 5 and 7, then file a
 // ticket about the printer", with every approved request on screen at the moment it is approved.
 
 let app: RunningHelpdesk
