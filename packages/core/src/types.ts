@@ -676,6 +676,8 @@ export interface ConfirmEvent {
   by?: ApprovedBy
   /** With `by: 'grant'`, the grant that let the call through; else the grant this approval made. */
   grant?: string
+  /** The person's answer to a question (`approved` of an entry with `question`), as parsed. */
+  answer?: unknown
 }
 export interface UndoEvent {
   callId: string

@@ -392,6 +392,7 @@ export class Confirmation {
     const event: ConfirmEvent = { type: EVENT_TYPE[status], entry: this.entry, result }
     if (approval) event.by = approval.by
     if (approval?.grant !== undefined) event.grant = approval.grant
+    if (question && status === 'approved') event.answer = outcome
     this.#host.events.emit('confirm', event)
     return result
   }

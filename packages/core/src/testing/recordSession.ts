@@ -20,10 +20,15 @@ export type RecordedLine =
   | {
       type: 'answer'
       confirmId: string
-      /** What the person did (`approve`, `reject`), or how the entry ended without them. */
-      decision: 'approve' | 'reject' | 'expired' | 'withdrawn'
+      /**
+       * What the person did (`approve`, `reject`, `answer` a question), or how the entry ended
+       * without them.
+       */
+      decision: 'approve' | 'reject' | 'answer' | 'expired' | 'withdrawn'
       /** The grant the approval also gave (`approve(id, { grant })`), replayed with it. */
       grant?: GrantOptions
+      /** With `answer`: the value the person answered, replayed with `answer(id, value)`. */
+      value?: unknown
     }
 
 /** A session being recorded. */
@@ -84,7 +89,7 @@ export function recordSession(tm: Toolmark): SessionRecording {
           : e.result
       write({ type: 'result', callId: callIdOf(e.callId), tool: e.tool, caller: e.caller, result })
     }),
-    tm.events.on('confirm', ({ type, entry, result, by, grant }) => {
+    tm.events.on('confirm', ({ type, entry, result, by, grant, answer }) => {
       // A call a grant covered asked nobody: the approval that gave the grant is the answer.
       if (by === 'grant') return
       const confirmId = confirmIdOf(entry.id)
@@ -99,6 +104,10 @@ export function recordSession(tm: Toolmark): SessionRecording {
         }
         if (entry.changes) line.changes = entry.changes
         write(line)
+        return
+      }
+      if (type === 'approved' && entry.question) {
+        write({ type: 'answer', confirmId, decision: 'answer', value: answer })
         return
       }
       const decision =

@@ -102,7 +102,9 @@ function parse(lines: string | readonly string[]): { line: number; entry: Record
         need('confirmId', typeof value.confirmId === 'string')
         need(
           'decision',
-          ['approve', 'reject', 'expired', 'withdrawn'].includes(value.decision as string),
+          ['approve', 'reject', 'answer', 'expired', 'withdrawn'].includes(
+            value.decision as string,
+          ),
         )
         break
       default:
@@ -338,7 +340,7 @@ export async function replaySession(
         }
         case 'answer': {
           const live = liveConfirm.get(entry.confirmId)
-          if (entry.decision === 'approve' || entry.decision === 'reject') {
+          if (entry.decision !== 'expired' && entry.decision !== 'withdrawn') {
             if (!live) break // its request already drifted
             const answer =
               entry.decision === 'approve'
@@ -346,7 +348,9 @@ export async function replaySession(
                     live.entry.id,
                     entry.grant === undefined ? undefined : { grant: entry.grant },
                   )
-                : tm.confirmations.reject(live.entry.id, 'replayed')
+                : entry.decision === 'answer'
+                  ? tm.confirmations.answer(live.entry.id, entry.value)
+                  : tm.confirmations.reject(live.entry.id, 'replayed')
             // Deferred answers resolve with the run's result, inline ones after it: either way the
             // result lines that follow are awaited on their own.
             void answer

@@ -272,3 +272,87 @@ describe('recording grants', () => {
     expect(fresh.confirmations.grants()).toMatchObject([{ tool: 'tickets.close', uses: 1 }])
   })
 })
+
+describe('recordSession with a question', () => {
+  /** A page whose tool asks which priority to file with, and files it. */
+  function asking(): Toolmark {
+    const tm = createToolmark()
+    tm.register({
+      name: 'tickets.file',
+      description: 'Files a ticket, asking for its priority',
+      run: async (_input, ctx) => {
+        const answer = await ctx.ask({
+          prompt: 'Which priority?',
+          schema: { enum: ['low', 'high'] },
+        })
+        return answer.answered ? ok({ priority: answer.value }) : refuse('declined', 'No answer')
+      },
+    })
+    return tm
+  }
+
+  it('records the value the person answered and replays it, so the replay asks nobody', async () => {
+    const tm = asking()
+    const detach = tm.confirmations.attachPresenter()
+    const recording = recordSession(tm)
+    const filing = tm.call('tickets.file', {}, { caller: 'mcp' })
+    await new Promise((r) => setTimeout(r, 0))
+    const [question] = tm.confirmations.list()
+    expect((await tm.confirmations.answer(question.id, 'medium')).status).toBe('invalid')
+    await tm.confirmations.answer(question.id, 'high')
+    expect(await filing).toEqual({ status: 'ok', data: { priority: 'high' } })
+    recording.stop()
+    detach()
+
+    const lines = recording.lines.map((l) => JSON.parse(l))
+    expect(lines.filter((l) => l.type === 'confirm' || l.type === 'answer')).toEqual([
+      {
+        type: 'confirm',
+        confirmId: 'cf1',
+        callId: 'c1',
+        tool: 'tickets.file',
+        mode: 'inline',
+        summary: 'Which priority?',
+      },
+      { type: 'answer', confirmId: 'cf1', decision: 'answer', value: 'high' },
+    ])
+
+    const fresh = asking()
+    expect(await replaySession(fresh, recording.text())).toEqual({
+      calls: 1,
+      results: 1,
+      answers: 1,
+    })
+    expect(fresh.confirmations.list()).toEqual([])
+  })
+
+  it('fails with a diff when the replayed answer no longer fits the question', async () => {
+    const tm = asking()
+    const detach = tm.confirmations.attachPresenter()
+    const recording = recordSession(tm)
+    const filing = tm.call('tickets.file', {}, { caller: 'mcp' })
+    await new Promise((r) => setTimeout(r, 0))
+    await tm.confirmations.answer(tm.confirmations.list()[0].id, 'high')
+    await filing
+    recording.stop()
+    detach()
+
+    // The page now asks for other values: the recorded answer is invalid, the question stays
+    // unanswered and the replay reports the result that never came.
+    const changed = createToolmark()
+    changed.register({
+      name: 'tickets.file',
+      description: 'Files a ticket, asking for its priority',
+      run: async (_input, ctx) => {
+        const answer = await ctx.ask({
+          prompt: 'Which priority?',
+          schema: { enum: ['p1', 'p2'] },
+        })
+        return answer.answered ? ok({ priority: answer.value }) : refuse('declined', 'No answer')
+      },
+    })
+    await expect(replaySession(changed, recording.text(), { timeoutMs: 200 })).rejects.toThrow(
+      ReplayError,
+    )
+  })
+})
