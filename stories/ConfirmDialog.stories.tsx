@@ -768,9 +768,13 @@ const printer = z.object({
 
 /**
  * A tool that files a printer ticket and asks the person which printer it is (`ctx.ask`), as the
- * assistant would when the chat left it out. Resolves with what the run heard.
+ * assistant would when the chat left it out, once the dialog can show it; `heard` resolves with
+ * what the run heard.
  */
-function askAboutPrinter(tm: Toolmark) {
+async function askAboutPrinter(tm: Toolmark) {
+  // A question needs someone who can see it: wait for the dialog to be mounted, or `ctx.ask`
+  // answers `no_presenter` at once.
+  await waitFor(() => expect(tm.confirmations.hasPresenter()).toBe(true))
   let heard!: (answer: QuestionAnswer) => void
   const answer = new Promise<QuestionAnswer>((resolve) => (heard = resolve))
   tm.register({
@@ -783,7 +787,7 @@ function askAboutPrinter(tm: Toolmark) {
       return ok(given.answered ? 'filed' : given.reason)
     },
   })
-  return answer
+  return { heard: answer }
 }
 
 /**
@@ -794,7 +798,7 @@ export const Question: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
     const canvas = within(canvasElement)
-    void askAboutPrinter(tm)
+    await askAboutPrinter(tm)
     void tm.call('tickets.file', {}, { caller: 'inapp' })
 
     const dialog = await canvas.findByRole('alertdialog', { name: 'File a printer ticket' })
@@ -816,7 +820,7 @@ export const QuestionInvalid: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
     const canvas = within(canvasElement)
-    void askAboutPrinter(tm)
+    await askAboutPrinter(tm)
     void tm.call('tickets.file', {}, { caller: 'webmcp' })
     const dialog = await canvas.findByRole('alertdialog', { name: 'File a printer ticket' })
     const floor = within(dialog).getByRole('spinbutton', { name: 'Floor' })
@@ -839,7 +843,7 @@ export const QuestionAnswered: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
     const canvas = within(canvasElement)
-    const heard = askAboutPrinter(tm)
+    const { heard } = await askAboutPrinter(tm)
     const call = tm.call('tickets.file', {}, { caller: 'mcp' })
     const dialog = await canvas.findByRole('alertdialog', { name: 'File a printer ticket' })
 
