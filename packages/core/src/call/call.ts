@@ -107,6 +107,8 @@ export class Call implements Abortable {
   #waits: ((by: CancelledBy) => void)[] | undefined
   /** How a person approved the run (its confirmation's outcome), for `ctx.approval`. */
   approval: Approval | undefined = undefined
+  /** An adapter in core shows this call's questions itself (see `CallHooks.showsQuestions`). */
+  showsQuestions = false
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined

@@ -1,4 +1,5 @@
 import { Call, CallList, type Waited } from './call'
+import { callHooksOf } from './callHooks'
 import { createConfirmFlow, type Prepared } from '../confirmations/confirmFlow'
 import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import { isAbortSignal, isCaller, isObject, isThenable } from '../base/guards'
@@ -244,6 +245,11 @@ export function createCallPipeline(
       const knownCaller = isCaller(caller)
       if (record && knownCaller) {
         current = new Call(internals, record, caller, caller, undefined, started)
+        const hooks = callHooksOf(co)
+        if (hooks) {
+          current.showsQuestions = hooks.showsQuestions === true
+          hooks.started?.(current.callId)
+        }
       }
       // 1. Every call is seen, refused ones included. Redaction costs a walk: only for listeners.
       if (events.has('call')) {
