@@ -4,6 +4,7 @@ import { invalid, refuse } from '../call/results'
 import { callForChat, chatToolResult } from '../ai-sdk/callForChat'
 import { reportError } from '../events/reportError'
 import { createSubscribable } from '../events/subscribable'
+import type { Phase } from '../call/call'
 import { CALL_HOOKS, type CallHooks, type HookedCallOptions } from '../call/callHooks'
 import type { ConfirmationEntry, ConfirmEvent, ToolResult, Toolmark } from '../types'
 import { AG_UI_METADATA_KEY, agUiTools } from './agUiTools'
@@ -107,6 +108,8 @@ interface Held {
   controller: AbortController
   /** The registry's id of the call, which its confirmation and question entries carry. */
   callId?: string
+  /** Where the call is in the registry (`interrupt` mode); a run that asks holds its slot. */
+  phase: Phase
   /** Whether its tool message is known (`content`). */
   done: boolean
   content?: unknown
@@ -313,6 +316,13 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
         byCallId.set(callId, item)
       },
       showsQuestions: true,
+      moved(phase) {
+        item.phase = phase
+        // Only noted here, inside the registry's move; the waiting turn looks again later.
+        const waiting = wake
+        wake = undefined
+        waiting?.()
+      },
     }
     const callOptions: HookedCallOptions = { caller: 'inapp', signal, [CALL_HOOKS]: hooks }
     const first = await tm.call(item.name, args.value, callOptions)
@@ -367,9 +377,23 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
     return finished ?? { type: 'error', message: 'The run ended without RUN_FINISHED' }
   }
 
-  /** Until every held call is over or waits for a person (or the turn is stopped). */
+  /**
+   * Whether the held calls are as far as they go without a person: each is over, waits for a
+   * person, or waits in line behind a run that asks one (that run keeps its scope's slot, so a
+   * call of the same scope cannot start before the answer).
+   */
+  function quiet(): boolean {
+    if (held.every((item) => item.done)) return true
+    const asking = held.some((item) => item.interrupt && item.phase === 'running')
+    return (
+      held.some((item) => item.interrupt) &&
+      held.every((item) => item.done || item.interrupt || (asking && item.phase === 'queued'))
+    )
+  }
+
+  /** Until the held calls are quiet (or the turn is stopped). */
   async function untilQuiet(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted && !held.every((item) => item.done || item.interrupt)) {
+    while (!signal.aborted && !quiet()) {
       await new Promise<void>((resolve) => (wake = resolve))
     }
   }
@@ -425,6 +449,7 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
         toolCallId: call.id,
         name: names.get(call.function.name) ?? call.function.name,
         controller: new AbortController(),
+        phase: 'checking' as const,
         done: false,
       }))
       held.forEach((item, i) => void runToolCall(pending[i], item))
@@ -515,12 +540,15 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
 
     async resume(entries) {
       const answers: AgUiResumeOutcome['answers'] = []
+      // Only a resume that answered something waits for the turn it sent on.
+      let answeredAny = false
       for (const entry of Array.isArray(entries) ? entries : []) {
         const id =
           isPlainObject(entry) && typeof entry.interruptId === 'string' ? entry.interruptId : ''
         const item = byInterrupt.get(id)
         if (item?.interrupt && snapshot.status === 'interrupted') {
           const result = await answer(item.interrupt, entry)
+          answeredAny = true
           // The store's answer ends the entry, and its `confirm` event closed the interrupt
           // already; this covers an approval whose event said nothing of its result.
           if (item.answersCall && result.status !== 'invalid' && !tm.confirmations.get(id)) {
@@ -537,6 +565,7 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
         if (agentInterrupts.some((i) => i.id === id) && snapshot.status === 'interrupted') {
           agentAnswers = [...agentAnswers.filter((a) => a.interruptId !== id), entry]
           agentInterrupts = agentInterrupts.filter((i) => i.id !== id)
+          answeredAny = true
           continue
         }
         answers.push({
@@ -548,7 +577,8 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
         })
       }
       // An answer's event may already have sent the turn on; then that is the turn to wait for.
-      const next = settleIfAnswered() ?? (snapshot.status === 'running' ? turn : undefined)
+      const next =
+        settleIfAnswered() ?? (answeredAny && snapshot.status === 'running' ? turn : undefined)
       return { answers, turn: next ? await next : { type: 'busy' } }
     },
 

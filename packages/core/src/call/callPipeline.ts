@@ -247,7 +247,7 @@ export function createCallPipeline(
         current = new Call(internals, record, caller, caller, undefined, started)
         const hooks = callHooksOf(co)
         if (hooks) {
-          current.showsQuestions = hooks.showsQuestions === true
+          current.hooks = hooks
           hooks.started?.(current.callId)
         }
       }
