@@ -331,6 +331,31 @@ describe('AG-UI interrupts for questions (ctx.ask)', () => {
     expect(model.doStreamCalls).toHaveLength(2)
   })
 
+  it('a resume and the store answering one question at once: one answer counts, the tool runs once', async () => {
+    const { tm, runs, heard } = ticketTools()
+    const { model, agent } = agentFor([
+      [{ toolName: 'tickets__file', input: { id: 'T-1' } }],
+      'Filed.',
+    ])
+    const session = createAgUiSession(tm, { agent, confirmations: 'interrupt' })
+    const [interrupt] = interruptsOf(await session.send('File T-1'))
+
+    const [viaStore, viaResume] = await Promise.all([
+      tm.confirmations.answer(interrupt.id, { floor: 1 }),
+      session.resume([{ interruptId: interrupt.id, status: 'resolved', payload: { floor: 2 } }]),
+    ])
+
+    expect([viaStore, viaResume.answers[0].result]).toContainEqual(ok(null))
+    expect([viaStore, viaResume.answers[0].result]).toContainEqual(
+      expect.objectContaining({ status: 'refused' }),
+    )
+    await waitFor(() => expect(session.getSnapshot().status).toBe('idle'))
+    expect(heard).toHaveLength(1)
+    expect(runs.file).toBe(1)
+    expect(model.doStreamCalls).toHaveLength(2)
+    expect(agent.messages.filter((m) => m.role === 'tool')).toHaveLength(1)
+  })
+
   it('a cancelled resume declines the question; the tool goes on and its result goes back', async () => {
     const { tm, heard } = ticketTools()
     const { model, agent } = agentFor([
