@@ -410,6 +410,63 @@ describe('AG-UI interrupts for questions (ctx.ask)', () => {
     ])
   })
 
+  it('a tool that needs approval and then asks: the approval gives way to the question, and the call runs once', async () => {
+    const { tm, heard } = ticketTools()
+    let runs = 0
+    tm.register({
+      name: 'printers.replace',
+      description: 'Replaces a printer, asking which model.',
+      input: z.object({ id: z.string() }),
+      hints: { consequential: true },
+      summary: ({ id }) => `Replace the printer of ${id}`,
+      run: async ({ id }, ctx) => {
+        runs++
+        const answer = await ctx.ask({ prompt: 'Which model?', schema: ROOM })
+        heard.push([id, answer])
+        return ok({ id, model: answer.answered ? answer.value : null })
+      },
+    })
+    const { model, agent } = agentFor([
+      [{ toolName: 'printers__replace', input: { id: 'T-1' } }],
+      'Replaced.',
+    ])
+    const session = createAgUiSession(tm, { agent, confirmations: 'interrupt' })
+    const [approval] = interruptsOf(await session.send('Replace it'))
+    expect(approval).toMatchObject({ reason: 'tool_approval', toolCallId: 'call_1_0' })
+
+    const approved = await session.resume([
+      { interruptId: approval.id, status: 'resolved', payload: { approved: true } },
+    ])
+
+    const [question] = session.getSnapshot().interrupts
+    expect(question).toMatchObject({
+      reason: 'tool_question',
+      message: 'Which model?',
+      toolCallId: 'call_1_0',
+      responseSchema: ROOM,
+    })
+    expect(approved.answers).toEqual([
+      {
+        interruptId: approval.id,
+        result: { status: 'needs_confirmation', confirmId: question.id, summary: 'Which model?' },
+      },
+    ])
+    expect(approved.turn).toEqual({ type: 'busy' })
+    expect(session.getSnapshot().status).toBe('interrupted')
+    expect(model.doStreamCalls).toHaveLength(1)
+
+    const answered = await session.resume([
+      { interruptId: question.id, status: 'resolved', payload: 'A' },
+    ])
+    expect(answered.turn).toEqual({ type: 'success' })
+    expect(runs).toBe(1)
+    expect(heard).toEqual([['T-1', { answered: true, value: 'A' }]])
+    expect(toolResultsSeen(model, 1)).toEqual([
+      ['printers__replace', { status: 'ok', data: { id: 'T-1', model: 'A' } }],
+    ])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
   it('Stop withdraws the question and aborts the call; nothing is left pending or sent', async () => {
     const { tm, heard } = ticketTools()
     const { model, agent } = agentFor([[{ toolName: 'tickets__file', input: { id: 'T-1' } }]])

@@ -113,10 +113,12 @@ interface Held {
   /** Whether its tool message is known (`content`). */
   done: boolean
   content?: unknown
-  /** The open approval or question of this call, and which it is. */
+  /** The open approval or question of this call. */
   interrupt?: AgUiInterrupt
-  /** A deferred approval's run answers the call itself; a question's call answers when it ends. */
-  answersCall?: boolean
+  /** Its deferred approval: the approved run answers the call, in that entry's last event. */
+  approvalId?: string
+  /** Told when the approved run asks a question (see `resume`). */
+  onAsk?: (question: AgUiInterrupt) => void
 }
 
 const IDLE: AgUiSessionSnapshot = Object.freeze({ status: 'idle', interrupts: Object.freeze([]) })
@@ -265,7 +267,7 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   function hold(entry: ConfirmationEntry, item: Held): void {
     item.interrupt = interruptFor(entry, item)
     // A deferred approval's answer is the call's result; anything else lets the call go on.
-    item.answersCall = entry.mode === 'deferred' && !entry.question
+    if (entry.mode === 'deferred' && !entry.question) item.approvalId = entry.id
     byInterrupt.set(entry.id, item)
   }
 
@@ -277,18 +279,25 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
    */
   function onConfirm(event: ConfirmEvent): void {
     const { entry } = event
+    const item = byCallId.get(entry.callId)
+    if (!item || item.done) return
     if (event.type === 'requested') {
-      const item = byCallId.get(entry.callId)
-      // One interrupt per call at a time: a question inside an approved run stays in the dialog.
-      if (!item || item.done || item.interrupt) return
+      if (item.interrupt) {
+        // A run asks only once its approval is given: the question takes the approval's place.
+        if (!entry.question || item.interrupt.reason !== AG_UI_APPROVAL_REASON) return
+        byInterrupt.delete(item.interrupt.id)
+      }
       hold(entry, item)
+      item.onAsk?.(item.interrupt!)
       return changed()
     }
-    const item = byInterrupt.get(entry.id)
-    if (!item) return
+    if (entry.id === item.approvalId && event.result) {
+      finish(item, event.result)
+      return changed()
+    }
+    if (item.interrupt?.id !== entry.id) return
     byInterrupt.delete(entry.id)
     item.interrupt = undefined
-    if (item.answersCall && event.result) finish(item, event.result)
     changed()
   }
 
@@ -508,6 +517,20 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
     return startTurn(resume)
   }
 
+  /** Resolves when the held call's approved run asks a question. */
+  function asked(item: Held): Promise<ToolResult> {
+    return new Promise((resolve) => {
+      item.onAsk = (question) =>
+        resolve(
+          Object.freeze({
+            status: 'needs_confirmation',
+            confirmId: question.id,
+            summary: question.message ?? '',
+          }),
+        )
+    })
+  }
+
   /** Applies one answer to one of the page's interrupts. */
   function answer(interrupt: AgUiInterrupt, entry: AgUiResumeEntry): Promise<ToolResult> {
     const { id } = interrupt
@@ -547,17 +570,21 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
           isPlainObject(entry) && typeof entry.interruptId === 'string' ? entry.interruptId : ''
         const item = byInterrupt.get(id)
         if (item?.interrupt && snapshot.status === 'interrupted') {
-          const result = await answer(item.interrupt, entry)
+          const { interrupt } = item
+          // An approved run may ask a question before it ends (even inside `approve`): the
+          // approval is given, and the question is what is left to answer (`needs_confirmation`
+          // names it).
+          const asking = interrupt.reason === AG_UI_APPROVAL_REASON ? asked(item) : undefined
+          const answering = answer(interrupt, entry)
+          const result = await (asking ? Promise.race([answering, asking]) : answering)
+          item.onAsk = undefined
           answeredAny = true
           // The store's answer ends the entry, and its `confirm` event closed the interrupt
           // already; this covers an approval whose event said nothing of its result.
-          if (item.answersCall && result.status !== 'invalid' && !tm.confirmations.get(id)) {
-            if (item.interrupt?.id === id) {
-              byInterrupt.delete(id)
-              item.interrupt = undefined
-              finish(item, result)
-              changed()
-            }
+          const over = result.status !== 'invalid' && result.status !== 'needs_confirmation'
+          if (id === item.approvalId && over && !item.done && !tm.confirmations.get(id)) {
+            finish(item, result)
+            changed()
           }
           answers.push({ interruptId: id, result })
           continue
@@ -600,7 +627,9 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
       // Aborting the call withdraws its question or inline approval; a deferred approval outlives
       // its call and is withdrawn here (`cancelled operator` in the store).
       item.controller.abort()
-      if (item.interrupt && item.answersCall) {
+      // An approved run is a call of its own, which the abort does not reach: its question is
+      // declined here.
+      if (item.interrupt && item.approvalId) {
         void tm.confirmations.reject(item.interrupt.id, 'cancelled')
       }
     }

@@ -196,6 +196,8 @@ export function createCallPipeline(
     const started = events.has('result') ? now() : undefined
     const call = new Call(internals, origin.record, origin.caller, 'human', origin.callId, started)
     call.approval = approval
+    // The approved run is still the adapter's call: it follows it and may show its questions.
+    call.hooks = origin.hooks
     calls.add(call)
     if (internals.access(call.record, 'human') !== 'ok') {
       return Promise.resolve(call.settle(WITHDRAWN))
