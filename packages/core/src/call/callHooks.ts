@@ -12,7 +12,7 @@ export const CALL_HOOKS: unique symbol = Symbol('toolmark.callHooks')
 /** `CallOptions` as core's adapters pass them. */
 export type HookedCallOptions = CallOptions & { [CALL_HOOKS]?: CallHooks }
 
-/** The hooks an options object carries, if any; never throws on odd options. */
+/** The hooks an options object carries, if any; `tm.call`'s own catch covers a throwing getter. */
 export function callHooksOf(options: CallOptions): CallHooks | undefined {
   const hooks = (options as HookedCallOptions)[CALL_HOOKS]
   return typeof hooks === 'object' && hooks !== null ? hooks : undefined
