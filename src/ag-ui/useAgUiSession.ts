@@ -16,7 +16,10 @@ import { useResolvedToolmark } from '../ToolmarkContext'
 export interface UseAgUiSessionOptions {
   /** The registry to use instead of the nearest `<ToolProvider>`'s. */
   toolmark?: Toolmark
-  /** `inline` (default) waits in `<ConfirmDialog>`; `interrupt` ends the turn with AG-UI interrupts. */
+  /**
+   * `inline` (default) waits in `<ConfirmDialog>`; `interrupt` ends the turn with AG-UI interrupts
+   * for approvals and for the questions runs ask with `ctx.ask` (`interrupts`).
+   */
   confirmations?: AgUiConfirmations
   /** Runs one turn may start (default 10). */
   maxRuns?: number

@@ -20,6 +20,55 @@ function Tickets({ closed }: { closed: string[] }) {
   return null
 }
 
+function FileTicket({ filed }: { filed: unknown[] }) {
+  useTool({
+    name: 'tickets.file',
+    title: 'File ticket',
+    description: 'Files a ticket, asking which floor it is on.',
+    input: z.object({ id: z.string() }),
+    run: async ({ id }, ctx) => {
+      const answer = await ctx.ask({
+        prompt: `Which floor is ${id} on?`,
+        schema: {
+          type: 'object',
+          properties: { floor: { type: 'integer', minimum: 0, title: 'Floor' } },
+          required: ['floor'],
+        },
+      })
+      filed.push(answer)
+      return ok({ id, answer })
+    },
+  })
+  return null
+}
+
+/** Lists the interrupts it is shown and answers the first one with a floor, as an agent UI would. */
+function InterruptAssistant({ agent }: { agent: HttpAgent }) {
+  const { status, interrupts, send, resume } = useAgUiSession(agent, {
+    confirmations: 'interrupt',
+  })
+  return (
+    <section aria-label="Assistant">
+      <button onClick={() => void send('File T-1')}>Send</button>
+      <output aria-label="Status">{status}</output>
+      <ul aria-label="Interrupts">
+        {interrupts.map((i) => (
+          <li key={i.id}>
+            {`${i.reason}: ${i.message}`}
+            <button
+              onClick={() =>
+                void resume([{ interruptId: i.id, status: 'resolved', payload: { floor: 2 } }])
+              }
+            >
+              Floor 2
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
 function Assistant({ agent }: { agent: HttpAgent }) {
   const { status, send } = useAgUiSession(agent)
   return (
@@ -65,5 +114,60 @@ describe('AG-UI in Chromium', () => {
       data: { id: 'T-1', closed: true },
     })
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Closed T-1.' })
+  })
+
+  it('shows a question as an AG-UI interrupt; the dialog or the interrupt UI answers it, and the turn goes on', async () => {
+    const tm = createToolmark({ dev: true })
+    const filed: unknown[] = []
+    const model = scriptedModel([
+      [{ toolName: 'tickets__file', input: { id: 'T-1' } }],
+      'Filed.',
+      [{ toolName: 'tickets__file', input: { id: 'T-2' } }],
+      'Filed again.',
+    ])
+    const server = agUiServer(model)
+    const agent = new HttpAgent({ url: 'http://localhost/api/agent', fetch: server.fetch })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <FileTicket filed={filed} />
+          <InterruptAssistant agent={agent} />
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    // First turn: the person answers in the dialog.
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect.element(page.getByLabelText('Status')).toHaveTextContent('interrupted')
+    await expect
+      .element(page.getByRole('listitem'))
+      .toHaveTextContent('tool_question: Which floor is T-1 on?')
+    const dialog = page.getByRole('alertdialog', { name: 'File ticket' })
+    await dialog.getByRole('spinbutton', { name: 'Floor' }).fill('4')
+    await dialog.getByRole('button', { name: 'Answer' }).click()
+    await expect.element(page.getByLabelText('Status')).toHaveTextContent('idle')
+    expect(filed).toEqual([{ answered: true, value: { floor: 4 } }])
+
+    // Second turn: the agent UI answers the interrupt; the dialog closes with it.
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect.element(page.getByRole('alertdialog')).toBeInTheDocument()
+    // The modal dialog holds the pointer, as it should; the chat's own handler answers instead.
+    ;(page.getByRole('button', { name: 'Floor 2' }).element() as HTMLButtonElement).click()
+    await expect.element(page.getByLabelText('Status')).toHaveTextContent('idle')
+    await expect.element(page.getByRole('alertdialog')).not.toBeInTheDocument()
+    expect(filed).toEqual([
+      { answered: true, value: { floor: 4 } },
+      { answered: true, value: { floor: 2 } },
+    ])
+    expect(server.inputs).toHaveLength(4)
+    const answers = server.inputs[3].messages
+      .filter((m) => m.role === 'tool')
+      .map((m) => JSON.parse(String(m.content)))
+    expect(answers).toEqual([
+      { status: 'ok', data: { id: 'T-1', answer: { answered: true, value: { floor: 4 } } } },
+      { status: 'ok', data: { id: 'T-2', answer: { answered: true, value: { floor: 2 } } } },
+    ])
+    expect(tm.confirmations.list()).toEqual([])
   })
 })

@@ -486,8 +486,9 @@ export type QuestionValue<TSchema> = TSchema extends StandardSchemaV1
 /**
  * Why a question got no answer: `declined` (the person said no), `expired` (nobody answered in
  * time, or it was evicted), `cancelled` (the call was stopped: Stop, its signal, the deadline, the
- * tool gone), `no_presenter` (no dialog is mounted to ask with), `invalid_question` (production
- * only: the schema is not one a dialog can ask).
+ * tool gone), `no_presenter` (no dialog is mounted to ask with, and the call is not one an AG-UI
+ * session in `interrupt` mode runs), `invalid_question` (production only: the schema is not one a
+ * dialog can ask).
  */
 export type QuestionUnanswered =
   'declined' | 'expired' | 'cancelled' | 'no_presenter' | 'invalid_question'

@@ -32,6 +32,7 @@ describe('public entry points', () => {
       'AG_UI_APPROVAL_REASON',
       'AG_UI_APPROVAL_SCHEMA',
       'AG_UI_METADATA_KEY',
+      'AG_UI_QUESTION_REASON',
       'agUiTools',
       'createAgUiSession',
     ])

@@ -4,7 +4,9 @@ import { invalid, refuse } from '../call/results'
 import { callForChat, chatToolResult } from '../ai-sdk/callForChat'
 import { reportError } from '../events/reportError'
 import { createSubscribable } from '../events/subscribable'
-import type { ToolResult, Toolmark } from '../types'
+import type { Phase } from '../call/call'
+import { CALL_HOOKS, type CallHooks, type HookedCallOptions } from '../call/callHooks'
+import type { ConfirmationEntry, ConfirmEvent, ToolResult, Toolmark } from '../types'
 import { AG_UI_METADATA_KEY, agUiTools } from './agUiTools'
 import type {
   AgUiAgent,
@@ -26,7 +28,9 @@ export interface AgUiSessionOptions {
    * agent gets the final result. `interrupt`: the turn ends with an AG-UI interrupt per such call
    * (`reason: 'tool_approval'`, an approval `responseSchema`, `expiresAt`), for UIs that render
    * interrupts; the person's answer (`resume`, or the dialog) runs or withdraws the call and the
-   * turn goes on.
+   * turn goes on. A question the call's run asks with `ctx.ask` ends the turn the same way
+   * (`reason: 'tool_question'`, the question's JSON Schema as `responseSchema`), no dialog needed;
+   * once answered the run goes on, and the turn with it when the call's result is in.
    */
   confirmations?: AgUiConfirmations
   /** Runs one turn may start before it stops (default 10): a model that loops cannot spin forever. */
@@ -90,12 +94,31 @@ export const AG_UI_APPROVAL_SCHEMA: Readonly<Record<string, unknown>> = Object.f
 /** The `reason` of an approval interrupt. */
 export const AG_UI_APPROVAL_REASON = 'tool_approval'
 
-/** One of the page's approvals: the tool call it holds back and, once answered, its result. */
-interface Approval {
-  interrupt: AgUiInterrupt
+/** The `reason` of a question interrupt: a tool's `ctx.ask`, its `responseSchema` the question's. */
+export const AG_UI_QUESTION_REASON = 'tool_question'
+
+/**
+ * One tool call the last run left for the page, from its start until its tool message goes back:
+ * its result once the call is over, and the interrupt that holds it while it waits for a person.
+ */
+interface Held {
   toolCallId: string
   name: string
-  result?: ToolResult
+  /** Stop aborts it; the call's own signal. */
+  controller: AbortController
+  /** The registry's id of the call, which its confirmation and question entries carry. */
+  callId?: string
+  /** Where the call is in the registry (`interrupt` mode); a run that asks holds its slot. */
+  phase: Phase
+  /** Whether its tool message is known (`content`). */
+  done: boolean
+  content?: unknown
+  /** The open approval or question of this call. */
+  interrupt?: AgUiInterrupt
+  /** Its deferred approval: the approved run answers the call, in that entry's last event. */
+  approvalId?: string
+  /** Told when the approved run asks a question (see `resume`). */
+  onAsk?: (question: AgUiInterrupt) => void
 }
 
 const IDLE: AgUiSessionSnapshot = Object.freeze({ status: 'idle', interrupts: Object.freeze([]) })
@@ -120,18 +143,22 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   // Each turn has its own controller: Stop aborts it, and a late answer of an old turn is ignored.
   let controller: AbortController | undefined
   let turn: Promise<AgUiTurnOutcome> | undefined
-  const approvals = new Map<string, Approval>()
+  // The last run's calls, in the order the model made them, until their tool messages go back;
+  // the same calls by the registry's call id, and by the id of their open interrupt.
+  let held: Held[] = []
+  const byCallId = new Map<string, Held>()
+  const byInterrupt = new Map<string, Held>()
   let agentInterrupts: AgUiInterrupt[] = []
   let agentAnswers: AgUiResumeEntry[] = []
   let stopConfirmEvents: (() => void) | undefined
-  // The last run's answers, in call order, while some of them wait for a person.
-  let held: { toolCallId: string; content?: unknown; approval?: Approval }[] = []
+  // The turn waiting for the held calls (`untilQuiet`) is woken by each change of them.
+  let wake: (() => void) | undefined
 
   function set(next: Partial<AgUiSessionSnapshot>): void {
     const merged: AgUiSessionSnapshot = { ...snapshot, ...next }
     if (
       merged.status === snapshot.status &&
-      merged.interrupts === snapshot.interrupts &&
+      sameList(merged.interrupts, snapshot.interrupts) &&
       merged.error === snapshot.error
     ) {
       return
@@ -142,7 +169,8 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   }
 
   function openInterrupts(): AgUiInterrupt[] {
-    const own = [...approvals.values()].filter((a) => !a.result).map((a) => a.interrupt)
+    const own: AgUiInterrupt[] = []
+    for (const item of held) if (item.interrupt) own.push(item.interrupt)
     return [...own, ...agentInterrupts]
   }
 
@@ -163,14 +191,14 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
 
   /** Adds the held answers of the last run as tool messages, in the order of its calls. */
   function sendHeld(): void {
-    for (const item of held) {
-      const content =
-        item.approval === undefined
-          ? item.content
-          : chatToolResult(item.approval.result!, untrusted(item.approval.name))
-      addToolMessage(item.toolCallId, content)
-    }
+    for (const item of held) addToolMessage(item.toolCallId, item.content)
+    forget()
+  }
+
+  function forget(): void {
     held = []
+    byCallId.clear()
+    byInterrupt.clear()
   }
 
   function addToolMessage(toolCallId: string, content: unknown): void {
@@ -196,34 +224,125 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
     return tm.describe(name, { caller: 'inapp' })?.hints.untrustedContent === true
   }
 
-  /** Runs one tool call of the agent; resolves with what goes into its tool message, or an approval. */
-  async function runToolCall(
-    call: AgUiToolCall,
-    names: Map<string, string>,
-    signal: AbortSignal,
-  ): Promise<{ content: unknown } | { approval: Approval }> {
-    const name = names.get(call.function.name) ?? call.function.name
+  /** Something about the held calls changed: the waiting turn looks again, or the interrupts do. */
+  function changed(): void {
+    const waiting = wake
+    wake = undefined
+    waiting?.()
+    if (snapshot.status === 'interrupted') void settleIfAnswered()
+  }
+
+  /** A held call is over: what its tool message says. */
+  function finish(item: Held, result: ToolResult): void {
+    if (item.done) return
+    item.done = true
+    item.content = chatToolResult(result, untrusted(item.name))
+    // A question still open when its call ended (stopped, say) holds nothing any more.
+    if (item.interrupt) byInterrupt.delete(item.interrupt.id)
+    item.interrupt = undefined
+  }
+
+  /** The interrupt for an entry of a held call: its approval, or the question its run asks. */
+  function interruptFor(entry: ConfirmationEntry, item: Held): AgUiInterrupt {
+    const interrupt: AgUiInterrupt = entry.question
+      ? {
+          id: entry.id,
+          reason: AG_UI_QUESTION_REASON,
+          message: entry.question.prompt,
+          toolCallId: item.toolCallId,
+          responseSchema: entry.question.schema as Record<string, unknown>,
+        }
+      : {
+          id: entry.id,
+          reason: AG_UI_APPROVAL_REASON,
+          message: entry.summary,
+          toolCallId: item.toolCallId,
+          responseSchema: AG_UI_APPROVAL_SCHEMA as Record<string, unknown>,
+        }
+    interrupt.metadata = { [AG_UI_METADATA_KEY]: { tool: item.name } }
+    interrupt.expiresAt = new Date(entry.expiresAt).toISOString()
+    return Object.freeze(interrupt)
+  }
+
+  function hold(entry: ConfirmationEntry, item: Held): void {
+    item.interrupt = interruptFor(entry, item)
+    // A deferred approval's answer is the call's result; anything else lets the call go on.
+    if (entry.mode === 'deferred' && !entry.question) item.approvalId = entry.id
+    byInterrupt.set(entry.id, item)
+  }
+
+  /**
+   * Follows the entries of the held calls, known by the call id each got when it started (never
+   * by tool name: two calls of one tool may ask at once, and other callers' entries are not ours).
+   * Whoever answers (`resume`, the dialog, the store) and however an entry ends, its interrupt
+   * closes here.
+   */
+  function onConfirm(event: ConfirmEvent): void {
+    const { entry } = event
+    const item = byCallId.get(entry.callId)
+    if (!item || item.done) return
+    if (event.type === 'requested') {
+      if (item.interrupt) {
+        // A run asks only once its approval is given: the question takes the approval's place.
+        if (!entry.question || item.interrupt.reason !== AG_UI_APPROVAL_REASON) return
+        byInterrupt.delete(item.interrupt.id)
+      }
+      hold(entry, item)
+      item.onAsk?.(item.interrupt!)
+      return changed()
+    }
+    if (entry.id === item.approvalId && event.result) {
+      finish(item, event.result)
+      return changed()
+    }
+    if (item.interrupt?.id !== entry.id) return
+    byInterrupt.delete(entry.id)
+    item.interrupt = undefined
+    changed()
+  }
+
+  /** Runs one tool call of the agent; the held item learns its result, or what holds it. */
+  async function runToolCall(call: AgUiToolCall, item: Held): Promise<void> {
     const args = parseArguments(call.function.arguments)
     if (!args.ok) {
       const bad = invalid([{ path: '', message: 'The arguments are not valid JSON' }])
-      return { content: chatToolResult(bad, false) }
+      item.done = true
+      item.content = chatToolResult(bad, false)
+      return changed()
     }
-    if (mode === 'inline') return { content: await callForChat(tm, name, args.value, { signal }) }
-    const first = await tm.call(name, args.value, { caller: 'inapp', signal })
-    if (first.status !== 'needs_confirmation') {
-      return { content: chatToolResult(first, untrusted(name)) }
+    const { signal } = item.controller
+    if (mode === 'inline') {
+      const content = await callForChat(tm, item.name, args.value, { signal })
+      if (!item.done) {
+        item.done = true
+        item.content = content
+      }
+      return changed()
     }
-    const entry = tm.confirmations.get(first.confirmId)
-    const interrupt: AgUiInterrupt = {
-      id: first.confirmId,
-      reason: AG_UI_APPROVAL_REASON,
-      message: first.summary,
-      toolCallId: call.id,
-      responseSchema: AG_UI_APPROVAL_SCHEMA as Record<string, unknown>,
-      metadata: { [AG_UI_METADATA_KEY]: { tool: name } },
+    const hooks: CallHooks = {
+      started(callId) {
+        item.callId = callId
+        byCallId.set(callId, item)
+      },
+      showsQuestions: true,
+      moved(phase) {
+        item.phase = phase
+        // Only noted here, inside the registry's move; the waiting turn looks again later.
+        const waiting = wake
+        wake = undefined
+        waiting?.()
+      },
     }
-    if (entry) interrupt.expiresAt = new Date(entry.expiresAt).toISOString()
-    return { approval: { interrupt: Object.freeze(interrupt), toolCallId: call.id, name } }
+    const callOptions: HookedCallOptions = { caller: 'inapp', signal, [CALL_HOOKS]: hooks }
+    const first = await tm.call(item.name, args.value, callOptions)
+    if (first.status !== 'needs_confirmation') finish(item, first)
+    else if (!item.done && !item.interrupt) {
+      // Its `requested` event is how the approval is normally held; this is the fallback.
+      const entry = tm.confirmations.get(first.confirmId)
+      if (entry) hold(entry, item)
+      else finish(item, refuse('confirmation_expired', 'The approval ended before it was shown'))
+    }
+    changed()
   }
 
   /** One run of the agent: its outcome, with the tool calls it left for the page. */
@@ -267,13 +386,46 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
     return finished ?? { type: 'error', message: 'The run ended without RUN_FINISHED' }
   }
 
+  /**
+   * Whether the held calls are as far as they go without a person: each is over, waits for a
+   * person, or waits in line behind a run that asks one (that run keeps its scope's slot, so a
+   * call of the same scope cannot start before the answer).
+   */
+  function quiet(): boolean {
+    if (held.every((item) => item.done)) return true
+    const asking = held.some((item) => item.interrupt && item.phase === 'running')
+    return (
+      held.some((item) => item.interrupt) &&
+      held.every((item) => item.done || item.interrupt || (asking && item.phase === 'queued'))
+    )
+  }
+
+  /** Until the held calls are quiet (or the turn is stopped). */
+  async function untilQuiet(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && !quiet()) {
+      await new Promise<void>((resolve) => (wake = resolve))
+    }
+  }
+
   /** Runs the agent until it stops needing the page; the heart of a turn. */
   async function drive(
     signal: AbortSignal,
     firstResume: AgUiResumeEntry[] | undefined,
   ): Promise<AgUiTurnOutcome> {
     let resume = firstResume
-    for (let run = 0; run < maxRuns; run++) {
+    for (let run = 0; ; run++) {
+      if (held.length > 0) {
+        // Answers go back in the order the model made the calls, once all of them are in: results
+        // that are ready wait with the calls that wait for a person.
+        await untilQuiet(signal)
+        if (signal.aborted) return { type: 'cancelled' }
+        const open = openInterrupts()
+        if (open.length > 0) return { type: 'interrupt', interrupts: open }
+        sendHeld()
+      }
+      if (run === maxRuns) {
+        return { type: 'error', message: `The turn stopped after ${maxRuns} runs` }
+      }
       const presenter = tm.confirmations.hasPresenter()
       const tools = agUiTools(tm, { withoutApprovals: mode === 'inline' && !presenter })
       const names = new Map(tools.map((t) => [t.name, nameOf(t)]))
@@ -302,21 +454,15 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
         } else if (!done.has(id)) pending.push(call)
       }
       if (pending.length === 0) return { type: 'success' }
-      const results = await Promise.all(pending.map((call) => runToolCall(call, names, signal)))
-      // Answers go back in the order the model made the calls, so results that are ready wait
-      // with the approvals of the same run.
-      held = results.map((outcome, i) =>
-        'content' in outcome
-          ? { toolCallId: pending[i].id, content: outcome.content }
-          : { toolCallId: pending[i].id, approval: outcome.approval },
-      )
-      for (const item of held)
-        if (item.approval) approvals.set(item.approval.interrupt.id, item.approval)
-      if (approvals.size === 0) sendHeld()
-      if (signal.aborted) return { type: 'cancelled' }
-      if (approvals.size > 0) return { type: 'interrupt', interrupts: openInterrupts() }
+      held = pending.map((call) => ({
+        toolCallId: call.id,
+        name: names.get(call.function.name) ?? call.function.name,
+        controller: new AbortController(),
+        phase: 'checking' as const,
+        done: false,
+      }))
+      held.forEach((item, i) => void runToolCall(pending[i], item))
     }
-    return { type: 'error', message: `The turn stopped after ${maxRuns} runs` }
   }
 
   function nameOf(tool: { name: string; metadata?: Record<string, unknown> }): string {
@@ -328,39 +474,37 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   function startTurn(resume: AgUiResumeEntry[] | undefined): Promise<AgUiTurnOutcome> {
     const own = new AbortController()
     controller = own
+    stopConfirmEvents ??= tm.events.on('confirm', onConfirm)
     set({ status: 'running', interrupts: [], error: undefined })
-    const current = drive(own.signal, resume).then((outcome) => {
-      if (controller !== own) return outcome
-      if (outcome.type === 'interrupt') {
-        set({ status: 'interrupted', interrupts: Object.freeze(outcome.interrupts) })
-        listenForAnswers()
-      } else {
+    const current = drive(own.signal, resume).then(
+      (outcome): AgUiTurnOutcome | Promise<AgUiTurnOutcome> => {
+        if (controller !== own) return outcome
+        if (outcome.type === 'interrupt') {
+          // Answers may have come while the turn was ending: what is open now is what counts.
+          const open = openInterrupts()
+          set({ status: 'interrupted', interrupts: Object.freeze(open) })
+          return settleIfAnswered() ?? { type: 'interrupt', interrupts: open }
+        }
         turn = undefined
         controller = undefined
+        stopConfirmEvents?.()
+        stopConfirmEvents = undefined
         set({
           status: 'idle',
           interrupts: [],
           error: outcome.type === 'error' ? outcome.message : undefined,
         })
-      }
-      return outcome
-    })
+        return outcome
+      },
+    )
     turn = current
     return current
   }
 
-  /** While approvals are open, the dialog may answer them too. */
-  function listenForAnswers(): void {
-    if (stopConfirmEvents || approvals.size === 0) return
-    stopConfirmEvents = tm.events.on('confirm', (event) => {
-      const approval = approvals.get(event.entry.id)
-      if (!approval || approval.result || event.type === 'requested' || !event.result) return
-      approval.result = event.result
-      settleIfAnswered()
-    })
-  }
-
-  /** Once every interrupt has its answer, the tool messages go back and the turn goes on. */
+  /**
+   * Once every interrupt has its answer the turn goes on: it waits for the calls the answers let
+   * run, sends their tool messages and runs the agent again.
+   */
   function settleIfAnswered(): Promise<AgUiTurnOutcome> | undefined {
     if (snapshot.status !== 'interrupted') return undefined
     const open = openInterrupts()
@@ -368,22 +512,38 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
       set({ interrupts: Object.freeze(open) })
       return undefined
     }
-    stopConfirmEvents?.()
-    stopConfirmEvents = undefined
-    sendHeld()
-    approvals.clear()
     const resume = agentAnswers
     agentAnswers = []
     return startTurn(resume)
   }
 
-  /** Applies one answer to one of the page's approvals. */
-  async function answer(approval: Approval, entry: AgUiResumeEntry): Promise<ToolResult> {
-    const id = approval.interrupt.id
+  /** Resolves when the held call's approved run asks a question. */
+  function asked(item: Held): Promise<ToolResult> {
+    return new Promise((resolve) => {
+      item.onAsk = (question) =>
+        resolve(
+          Object.freeze({
+            status: 'needs_confirmation',
+            confirmId: question.id,
+            summary: question.message ?? '',
+          }),
+        )
+    })
+  }
+
+  /** Applies one answer to one of the page's interrupts. */
+  function answer(interrupt: AgUiInterrupt, entry: AgUiResumeEntry): Promise<ToolResult> {
+    const { id } = interrupt
+    if (interrupt.reason === AG_UI_QUESTION_REASON) {
+      // The store checks the payload against the question's schema: `invalid` keeps it open.
+      return entry.status === 'cancelled'
+        ? tm.confirmations.reject(id)
+        : tm.confirmations.answer(id, entry.payload)
+    }
     if (entry.status === 'cancelled') return tm.confirmations.reject(id, 'cancelled')
     const payload = entry.payload
     if (!isPlainObject(payload) || typeof payload.approved !== 'boolean') {
-      return invalid([{ path: 'approved', message: 'Expected true or false' }])
+      return Promise.resolve(invalid([{ path: 'approved', message: 'Expected true or false' }]))
     }
     if (payload.approved) return tm.confirmations.approve(id)
     return tm.confirmations.reject(
@@ -403,16 +563,28 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
 
     async resume(entries) {
       const answers: AgUiResumeOutcome['answers'] = []
+      // Only a resume that answered something waits for the turn it sent on.
+      let answeredAny = false
       for (const entry of Array.isArray(entries) ? entries : []) {
         const id =
           isPlainObject(entry) && typeof entry.interruptId === 'string' ? entry.interruptId : ''
-        const approval = approvals.get(id)
-        if (approval && snapshot.status === 'interrupted') {
-          const result = await answer(approval, entry)
-          // The store's answer ends the approval (its `confirm` event usually said so already);
-          // `invalid` leaves it open to answer again.
-          if (!approval.result && result.status !== 'invalid' && !tm.confirmations.get(id)) {
-            approval.result = result
+        const item = byInterrupt.get(id)
+        if (item?.interrupt && snapshot.status === 'interrupted') {
+          const { interrupt } = item
+          // An approved run may ask a question before it ends (even inside `approve`): the
+          // approval is given, and the question is what is left to answer (`needs_confirmation`
+          // names it).
+          const asking = interrupt.reason === AG_UI_APPROVAL_REASON ? asked(item) : undefined
+          const answering = answer(interrupt, entry)
+          const result = await (asking ? Promise.race([answering, asking]) : answering)
+          item.onAsk = undefined
+          answeredAny = true
+          // The store's answer ends the entry, and its `confirm` event closed the interrupt
+          // already; this covers an approval whose event said nothing of its result.
+          const over = result.status !== 'invalid' && result.status !== 'needs_confirmation'
+          if (id === item.approvalId && over && !item.done && !tm.confirmations.get(id)) {
+            finish(item, result)
+            changed()
           }
           answers.push({ interruptId: id, result })
           continue
@@ -420,6 +592,7 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
         if (agentInterrupts.some((i) => i.id === id) && snapshot.status === 'interrupted') {
           agentAnswers = [...agentAnswers.filter((a) => a.interruptId !== id), entry]
           agentInterrupts = agentInterrupts.filter((i) => i.id !== id)
+          answeredAny = true
           continue
         }
         answers.push({
@@ -430,8 +603,9 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
           ),
         })
       }
-      // The dialog's event may already have sent the turn on; then that is the turn to wait for.
-      const next = settleIfAnswered() ?? (snapshot.status === 'running' ? turn : undefined)
+      // An answer's event may already have sent the turn on; then that is the turn to wait for.
+      const next =
+        settleIfAnswered() ?? (answeredAny && snapshot.status === 'running' ? turn : undefined)
       return { answers, turn: next ? await next : { type: 'busy' } }
     },
 
@@ -449,13 +623,26 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
     stopConfirmEvents = undefined
     own?.abort()
     agent.abortRun()
-    // Withdrawn approvals end `cancelled operator` in the store; the agent hears nothing more.
-    for (const approval of approvals.values()) {
-      if (!approval.result) void tm.confirmations.reject(approval.interrupt.id, 'cancelled')
+    for (const item of held) {
+      // Aborting the call withdraws its question or inline approval; a deferred approval outlives
+      // its call and is withdrawn here (`cancelled operator` in the store).
+      item.controller.abort()
+      // An approved run is a call of its own, which the abort does not reach: its question is
+      // declined here.
+      if (item.interrupt && item.approvalId) {
+        void tm.confirmations.reject(item.interrupt.id, 'cancelled')
+      }
     }
-    approvals.clear()
+    forget()
     agentInterrupts = []
     agentAnswers = []
+    const waiting = wake
+    wake = undefined
+    waiting?.()
     set({ status: 'idle', interrupts: [], error: undefined })
   }
+}
+
+function sameList(a: readonly AgUiInterrupt[], b: readonly AgUiInterrupt[]): boolean {
+  return a === b || (a.length === b.length && a.every((item, i) => item === b[i]))
 }

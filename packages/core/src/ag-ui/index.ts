@@ -1,12 +1,17 @@
 /**
  * `@toolmark/core/ag-ui` — the page's tools for agents that speak AG-UI (CopilotKit, LangGraph,
  * Mastra, CrewAI…), without importing the AG-UI SDK: `agUiTools` lists them as frontend tools,
- * `createAgUiSession` runs an agent's tool calls through `tm.call` and maps approvals to inline
- * waits or AG-UI interrupts.
+ * `createAgUiSession` runs an agent's tool calls through `tm.call` and maps approvals and questions
+ * to inline waits or AG-UI interrupts.
  */
 export { AG_UI_METADATA_KEY, agUiTools } from './agUiTools'
 export type { AgUiToolsOptions } from './agUiTools'
-export { AG_UI_APPROVAL_REASON, AG_UI_APPROVAL_SCHEMA, createAgUiSession } from './agUiSession'
+export {
+  AG_UI_APPROVAL_REASON,
+  AG_UI_APPROVAL_SCHEMA,
+  AG_UI_QUESTION_REASON,
+  createAgUiSession,
+} from './agUiSession'
 export type {
   AgUiConfirmations,
   AgUiResumeOutcome,

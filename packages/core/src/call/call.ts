@@ -15,6 +15,29 @@ import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
 export type Phase = 'checking' | 'queued' | 'confirming' | 'running' | 'settled'
 
 /**
+ * What an adapter in core (the AG-UI session) learns about, and lends to, a call it starts; passed
+ * with `tm.call` under `CALL_HOOKS` (callHooks.ts), which no entry exports.
+ */
+export interface CallHooks {
+  /**
+   * Told the call's id synchronously inside `tm.call`, before any confirmation or question can
+   * name it: how the adapter knows its own calls' entries from everyone else's, even when several
+   * calls of one tool run at once.
+   */
+  started?(callId: string): void
+  /**
+   * The adapter shows this call's questions itself (as AG-UI interrupts), so `ctx.ask` does not
+   * need a mounted dialog to ask them.
+   */
+  showsQuestions?: boolean
+  /**
+   * Told each move of the call, synchronously: it must only note it. A run that asks holds its
+   * scope's slot, so the adapter learns which of its calls wait in line behind it.
+   */
+  moved?(phase: Phase): void
+}
+
+/**
  * Every move a call may make, from → to. A move that is not here is a bug in the pipeline: it
  * throws, naming the move, and the pipeline answers that call `error` (`internal_error`). A call
  * that is settled already makes no move at all (a step that was under way when it was stopped).
@@ -107,6 +130,8 @@ export class Call implements Abortable {
   #waits: ((by: CancelledBy) => void)[] | undefined
   /** How a person approved the run (its confirmation's outcome), for `ctx.approval`. */
   approval: Approval | undefined = undefined
+  /** What one of core's adapters follows of this call, and lends it (see `CallHooks`). */
+  hooks: CallHooks | undefined = undefined
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined
@@ -176,6 +201,7 @@ export class Call implements Abortable {
       )
     }
     this.#phase = to
+    this.hooks?.moved?.(to)
     return true
   }
 

@@ -1,4 +1,5 @@
 import { Call, CallList, type Waited } from './call'
+import { callHooksOf } from './callHooks'
 import { createConfirmFlow, type Prepared } from '../confirmations/confirmFlow'
 import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import { isAbortSignal, isCaller, isObject, isThenable } from '../base/guards'
@@ -195,6 +196,8 @@ export function createCallPipeline(
     const started = events.has('result') ? now() : undefined
     const call = new Call(internals, origin.record, origin.caller, 'human', origin.callId, started)
     call.approval = approval
+    // The approved run is still the adapter's call: it follows it and may show its questions.
+    call.hooks = origin.hooks
     calls.add(call)
     if (internals.access(call.record, 'human') !== 'ok') {
       return Promise.resolve(call.settle(WITHDRAWN))
@@ -244,6 +247,11 @@ export function createCallPipeline(
       const knownCaller = isCaller(caller)
       if (record && knownCaller) {
         current = new Call(internals, record, caller, caller, undefined, started)
+        const hooks = callHooksOf(co)
+        if (hooks) {
+          current.hooks = hooks
+          hooks.started?.(current.callId)
+        }
       }
       // 1. Every call is seen, refused ones included. Redaction costs a walk: only for listeners.
       if (events.has('call')) {

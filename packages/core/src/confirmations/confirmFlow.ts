@@ -436,7 +436,9 @@ export function createConfirmFlow(
       return { answered: false, reason: 'invalid_question' }
     }
     if (call.abortedBy || call.phase !== 'running') return { answered: false, reason: 'cancelled' }
-    if (!confirmations.hasPresenter()) return { answered: false, reason: 'no_presenter' }
+    if (!confirmations.hasPresenter() && call.hooks?.showsQuestions !== true) {
+      return { answered: false, reason: 'no_presenter' }
+    }
     const { spec } = prepared
     const entry = makeEntry(
       call,
