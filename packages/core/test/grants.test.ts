@@ -357,6 +357,54 @@ describe('grants', () => {
     expect(tm.confirmations.grants()).toEqual([])
   })
 
+  it('grants nothing when the approved request went stale, or was stopped before it ran', async () => {
+    const tm = createToolmark()
+    let changed = false
+    const runs = registerClose(tm, 'tickets.close', {
+      confirmation: () => ({ isStale: () => changed }),
+    })
+    // Stale: what the person saw changed, so the approval runs nothing and grants nothing.
+    const stale = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    changed = true
+    expect(await tm.confirmations.approve(stale, { grant: { for: 'session' } })).toMatchObject({
+      status: 'refused',
+      code: 'stale',
+    })
+    expect(tm.confirmations.grants()).toEqual([])
+    changed = false
+    expect((await tm.call('tickets.close', { id: 2 })).status).toBe('needs_confirmation')
+
+    // Stopped after the approval, while it waited for its turn: it never ran, no grant stays.
+    tm.confirmations.attachPresenter()
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    tm.register({
+      name: 'tickets.export',
+      description: 'Exports tickets, slowly',
+      run: async () => {
+        await gate
+        return ok('exported')
+      },
+    })
+    const stop = new AbortController()
+    const closing = tm.call('tickets.close', { id: 3 }, { caller: 'mcp', signal: stop.signal })
+    await flush()
+    const exporting = tm.call('tickets.export', {}, { caller: 'mcp' })
+    await flush()
+    const asked = tm.confirmations
+      .list()
+      .find((e) => e.input && (e.input as { id: number }).id === 3)!
+    const approving = tm.confirmations.approve(asked.id, { grant: { for: 'session' } })
+    await flush()
+    stop.abort()
+    release()
+    expect(await closing).toMatchObject({ status: 'cancelled' })
+    await approving
+    expect(await exporting).toEqual({ status: 'ok', data: 'exported' })
+    expect(tm.confirmations.grants()).toEqual([])
+    expect(runs.length).toBe(0)
+  })
+
   it('runs two calls arriving at once under one grant, both counted', async () => {
     const tm = createToolmark()
     const runs = registerClose(tm)

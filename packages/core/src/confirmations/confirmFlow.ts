@@ -334,7 +334,17 @@ export function createConfirmFlow(
       call,
       value,
       check: (edited: unknown) => checkEdited(call.record, edited, call),
-      run: (input: unknown, approval: Approval) => onApproved(input, approval),
+      run: async (input: unknown, approval: Approval) => {
+        const result = await onApproved(input, approval)
+        // The grant was made before the run, so calls arriving meanwhile are covered; an approval
+        // whose request went stale, or that was withdrawn or stopped, grants nothing after all.
+        const ran = !(
+          result.status === 'cancelled' ||
+          (result.status === 'refused' && result.code === 'stale')
+        )
+        if (approval.grant !== undefined && !ran) confirmations.grantList.revoke(approval.grant)
+        return result
+      },
       grant: (given: unknown) => grantFor(call, given),
     }
   }

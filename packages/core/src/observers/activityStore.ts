@@ -154,6 +154,9 @@ export function createActivityStore(tm: Toolmark, limit: number): ActivityStore 
         )
       }),
       tm.events.on('confirm', (event) => {
+        // A question (`ctx.ask`) is asked inside a run that goes on either way: its answer is not
+        // the call's approval, and the run's own result is the call's outcome.
+        if (event.entry.question) return
         commit(event.entry.callId, (record) => confirmed(record, event))
       }),
       // An undo, a tool going away or the journal evicting an entry all change what can be

@@ -202,6 +202,47 @@ describe('createActivityStore', () => {
     ])
   })
 
+  it('does not take a question for an approval: the call runs on and ends with its own result', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    tm.register({
+      name: 'file',
+      description: 'Files a ticket, asking its priority',
+      run: async (_input, ctx) => {
+        const answer = await ctx.ask({
+          prompt: 'Which priority?',
+          schema: { enum: ['low', 'high'] },
+        })
+        return ok(answer.answered ? answer.value : 'none')
+      },
+    })
+    const { store, rows } = watch(tm)
+
+    // Asked by a tool that needs no approval: neither approved nor denied.
+    const asked = tm.call('file', {}, { caller: 'webmcp' })
+    await flush()
+    expect(rows()).toEqual([
+      { tool: 'file', caller: 'webmcp', status: 'running', confirmation: undefined },
+    ])
+    await tm.confirmations.answer(tm.confirmations.list()[0].id, 'high')
+    expect(await asked).toEqual({ status: 'ok', data: 'high' })
+    expect(store.getSnapshot()[0]).toMatchObject({ status: 'ok', result: { data: 'high' } })
+    expect(store.getSnapshot()[0].confirmation).toBeUndefined()
+    expect(store.getSnapshot()[0].approvedBy).toBeUndefined()
+
+    // Declined: the run still ends ok with what it made of it.
+    const again = tm.call('file', {}, { caller: 'webmcp' })
+    await flush()
+    await tm.confirmations.reject(tm.confirmations.list()[0].id)
+    expect(await again).toEqual({ status: 'ok', data: 'none' })
+    expect(rows()[0]).toEqual({
+      tool: 'file',
+      caller: 'webmcp',
+      status: 'ok',
+      confirmation: undefined,
+    })
+  })
+
   it('offers undo while the journal can run it, and not after', async () => {
     const tm = createToolmark()
     tm.register({
