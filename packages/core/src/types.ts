@@ -666,8 +666,8 @@ export interface ProgressEvent {
 }
 /**
  * A confirmation's life: requested, then approved, rejected or expired (terminal ones carry the
- * result). A question's answer is `approved` (its result `ok(null)`: the answer itself stays out
- * of events), a declined or stopped question `rejected`.
+ * result). A question's answer is `approved` (its result `ok(null)`, the parsed value in `answer`,
+ * not redacted), a declined or stopped question `rejected`.
  */
 export interface ConfirmEvent {
   type: 'requested' | 'approved' | 'rejected' | 'expired'
