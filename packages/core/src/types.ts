@@ -620,11 +620,13 @@ export interface ConfirmationStore {
   rejectAll(reason?: string): Promise<ToolResult[]>
   /**
    * Approves the given entries one after another, in queue order (oldest first), each through
-   * `approve`: the next one starts once the previous one's tool has finished, and a failure does
-   * not stop the rest. Resolves with one answer per distinct id, in the order they ran; an id that
-   * is unknown, used, expired or withdrawn meanwhile answers `refused confirmation_expired`
-   * (those not pending when the batch starts come last, in the order given). Entries not named
-   * stay pending.
+   * `approve`: the next is approved once the previous one's approval is given (its passkey
+   * included) and its run started, so runs start in queue order (one scope runs them one at a
+   * time) and a run that asks the person something can be answered meanwhile; a failure does not
+   * stop the rest. Resolves, once every run has ended, with one answer per distinct id in the order
+   * they were answered: the pending ones in queue order, then those not pending when the batch
+   * starts, in the order given. An id that is unknown, used, expired or withdrawn by the time its
+   * turn comes answers `refused confirmation_expired`. Entries not named stay pending.
    */
   approveMany(ids: readonly string[], options?: { by?: 'dialog' }): Promise<ConfirmationAnswer[]>
   /** Rejects the given entries, in queue order, like `approveMany`; each call ends `cancelled operator`. */

@@ -1000,6 +1000,44 @@ describe('approveMany and rejectMany', () => {
     expect(runs).toEqual([1, 2])
   })
 
+  it('waits for answers, not for runs: a run that asks the person can be answered by another batch', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const heard: unknown[] = []
+    tm.register({
+      name: 'tickets.merge',
+      description: 'Merges two tickets, asking before it deletes the second',
+      input: z.object({ id: z.number() }),
+      hints: { consequential: true },
+      summary: (input) => `Merge ticket #${input.id}`,
+      run: async (input, ctx) => {
+        const answer = await ctx.confirm({ summary: `Delete ticket #${input.id + 1} too?` })
+        heard.push(answer.approved)
+        return ok(input.id)
+      },
+    })
+    const first = confirmIdOf(await tm.call('tickets.merge', { id: 1 }))
+    const merging = tm.confirmations.approveMany([first])
+    await flush()
+    // The run waits for its own question; a second batch answers it.
+    const [asked] = tm.confirmations.list()
+    expect(asked.summary).toBe('Delete ticket #2 too?')
+    expect(await tm.confirmations.rejectMany([asked.id])).toEqual([
+      { id: asked.id, result: { status: 'cancelled', by: 'operator' } },
+    ])
+    expect(await merging).toEqual([{ id: first, result: { status: 'ok', data: 1 } }])
+    expect(heard).toEqual([false])
+
+    // And with approveMany for the inner question too.
+    const second = confirmIdOf(await tm.call('tickets.merge', { id: 3 }))
+    const again = tm.confirmations.approveMany([second])
+    await flush()
+    const [inner] = tm.confirmations.list()
+    expect((await tm.confirmations.approveMany([inner.id]))[0].result.status).toBe('ok')
+    expect(await again).toEqual([{ id: second, result: { status: 'ok', data: 3 } }])
+    expect(heard).toEqual([false, true])
+  })
+
   it('rejects the named entries in queue order; anything that is not a list answers nothing', async () => {
     const tm = createToolmark()
     const runs = registerClose(tm)

@@ -230,9 +230,14 @@ export class Confirmation {
    * A person's (or a script's) approval. Edited input is validated first (invalid → the entry
    * stays pending); an approval that needs step-up verification asks the verifier over the exact
    * input that will run (refused → pending, `verification_failed`); the clock is read after each
-   * wait. Resolves with the tool's result.
+   * wait. Resolves with the tool's result; `taken` is called once the approval is given and its
+   * run started (not when the run ends), so a batch can go on to its next entry.
    */
-  async approve(options: unknown, by: 'dialog' | 'api'): Promise<ToolResult> {
+  async approve(
+    options: unknown,
+    by: 'dialog' | 'api',
+    taken?: () => void,
+  ): Promise<ToolResult> {
     if (this.#status !== 'pending') return EXPIRED()
     if (this.#overdue()) return this.#expireNow()
     if (this.#parts.question) return ANSWER_REQUIRED
@@ -298,7 +303,9 @@ export class Confirmation {
         expiresAt: this.entry.expiresAt,
       })
     }
-    return this.#end('approved', input, approval)
+    const ran = this.#end('approved', input, approval)
+    taken?.()
+    return ran
   }
 
   /**

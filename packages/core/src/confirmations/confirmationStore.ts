@@ -24,7 +24,6 @@ export interface InternalConfirmationStore extends ConfirmationStore {
 
 const EXPIRED = (): ToolResult =>
   deepFreeze(refuse('confirmation_expired', 'This confirmation is unknown, used or expired'))
-const DIALOG = Object.freeze({ by: 'dialog' as const })
 const EMPTY: readonly ConfirmationEntry[] = Object.freeze([])
 
 /**
@@ -109,22 +108,31 @@ export function createConfirmationStore(options: {
   }
 
   /**
-   * Answers a batch one entry after another, so runs happen in queue order; overlapping batches
-   * take turns (a second batch naming the same entries finds them answered, never runs them).
+   * Answers a batch one entry after another, so runs start in queue order (each approval, and
+   * its passkey, is given before the next is asked); overlapping batches take turns (a second
+   * batch naming the same entries finds them answered, never runs them). A batch waits for its
+   * answers to be given, not for the runs to end: a run that asks the person something (its
+   * `ctx.confirm`, its `ctx.ask`) can be answered by another batch meanwhile.
    */
   let batches: Promise<unknown> = Promise.resolve()
   const each = (
     ids: unknown,
-    answer: (id: string) => Promise<ToolResult>,
+    answer: (id: string) => { taken: Promise<unknown>; result: Promise<ToolResult> },
   ): Promise<ConfirmationAnswer[]> => {
     const turn = batches.then(async () => {
-      const answers: ConfirmationAnswer[] = []
-      for (const id of batchOrder(ids)) answers.push({ id, result: await answer(id) })
-      return answers
+      const given: { id: string; result: Promise<ToolResult> }[] = []
+      for (const id of batchOrder(ids)) {
+        const { taken, result } = answer(id)
+        given.push({ id, result })
+        await taken
+      }
+      return given
     })
     // `approve` and `reject` never reject, so the chain never breaks.
     batches = turn
-    return turn
+    return turn.then((given) =>
+      Promise.all(given.map(async ({ id, result }) => ({ id, result: await result }))),
+    )
   }
 
   const store: InternalConfirmationStore = {
@@ -149,11 +157,25 @@ export function createConfirmationStore(options: {
       return Promise.all([...open.keys()].map((id) => store.reject(id, reason)))
     },
     approveMany(ids, opts) {
-      const by = (opts as { by?: unknown } | undefined)?.by === 'dialog' ? DIALOG : undefined
-      return each(ids, (id) => store.approve(id, by))
+      const by = (opts as { by?: unknown } | undefined)?.by === 'dialog' ? 'dialog' : 'api'
+      return each(ids, (id) => {
+        const confirmation = find(id)
+        if (!confirmation) {
+          const result = Promise.resolve(EXPIRED())
+          return { taken: result, result }
+        }
+        let taken!: () => void
+        const given = new Promise<void>((resolve) => (taken = resolve))
+        const result = confirmation.approve(undefined, by, taken)
+        // A refusal (expired, verification declined, a question) answers without a run.
+        return { taken: Promise.race([given, result]), result }
+      })
     },
     rejectMany(ids, reason) {
-      return each(ids, (id) => store.reject(id, reason))
+      return each(ids, (id) => {
+        const result = store.reject(id, reason)
+        return { taken: result, result }
+      })
     },
     grants: grantList.list,
     revokeGrant: (id) => grantList.revoke(id),
