@@ -289,6 +289,48 @@ describe('ctx.ask', () => {
     })
   })
 
+  it('ends no_presenter when the last dialog goes away, and frees the scope at once', async () => {
+    const tm = createToolmark()
+    const detach = tm.confirmations.attachPresenter()
+    const answers = registerAsking(tm)
+    const heard: unknown[] = []
+    tm.register({
+      name: 'tickets.merge',
+      description: 'Merges tickets, asking first',
+      run: async (_input, ctx) => {
+        heard.push(await ctx.confirm({ summary: 'Merge them?' }))
+        return ok('merged')
+      },
+    })
+    tm.register({ name: 'tickets.count', description: 'Counts', run: () => ok(3) })
+    const asking = tm.call('tickets.file', {}, { caller: 'webmcp' })
+    await flush()
+    expect(tm.confirmations.list()).toHaveLength(1)
+    // A remount (StrictMode, a route change) keeps the question.
+    detach()
+    const again = tm.confirmations.attachPresenter()
+    await flush()
+    expect(tm.confirmations.list()).toHaveLength(1)
+
+    again()
+    expect(await asking).toEqual({ status: 'ok', data: { skipped: 'no_presenter' } })
+    expect(answers).toEqual([{ answered: false, reason: 'no_presenter' }])
+    expect(tm.confirmations.list()).toEqual([])
+    // The scope is free: the next call of the same scope runs now.
+    expect(await tm.call('tickets.count', {}, { caller: 'webmcp' })).toEqual({
+      status: 'ok',
+      data: 3,
+    })
+
+    // ctx.confirm the same way.
+    const last = tm.confirmations.attachPresenter()
+    const merging = tm.call('tickets.merge', {}, { caller: 'webmcp' })
+    await flush()
+    last()
+    expect(await merging).toEqual({ status: 'ok', data: 'merged' })
+    expect(heard).toEqual([{ approved: false, reason: 'no_presenter' }])
+  })
+
   it('ends cancelled when the caller aborts its signal', async () => {
     const tm = createToolmark()
     tm.confirmations.attachPresenter()

@@ -89,6 +89,8 @@ export interface ConfirmFlow {
 }
 
 const WITHDRAWN_BY = 'policy' as const
+/** Why a run's question or `ctx.confirm` ended when the last presenter went away. */
+const NO_PRESENTER = 'no_presenter'
 
 /** The page's origin, where there is a page. */
 const pageOrigin = (): string | undefined => {
@@ -470,7 +472,9 @@ export function createConfirmFlow(
       case 'rejected':
         return { answered: false, reason: 'declined' }
       case 'withdrawn':
-        return { answered: false, reason: 'cancelled' }
+        return ending.reason === NO_PRESENTER
+          ? { answered: false, reason: 'no_presenter' }
+          : { answered: false, reason: 'cancelled' }
       default:
         return { answered: false, reason: 'expired' }
     }
@@ -493,8 +497,14 @@ export function createConfirmFlow(
       confirmations.grantList.retain((r) => r !== record)
     },
     withdraw() {
+      const seen = confirmations.hasPresenter()
       for (const c of confirmations.open()) {
-        if (c.kind !== 'ask' && internals.access(c.call.record, c.call.caller) !== 'ok') {
+        if (c.kind === 'ask') {
+          // Asked inside a run (`ctx.confirm`, `ctx.ask`): with the last dialog gone nobody can
+          // answer, so the run hears `no_presenter` now instead of holding its scope until the
+          // expiry. An adapter that shows the run's questions itself keeps them.
+          if (!seen && c.call.hooks?.showsQuestions !== true) c.withdraw(WITHDRAWN_BY, NO_PRESENTER)
+        } else if (internals.access(c.call.record, c.call.caller) !== 'ok') {
           c.withdraw(WITHDRAWN_BY)
         }
       }
