@@ -217,6 +217,116 @@ describe('ConfirmDialog with a question and a review list', { timeout: 20_000 },
   })
 })
 
+describe('ConfirmDialog while an approval runs', { timeout: 20_000 }, () => {
+  it('shows a question the approved run asks, and the run finishes once it is answered', async () => {
+    const tm = createToolmark()
+    const heard: QuestionAnswer[] = []
+    tm.register({
+      name: 'tickets.escalate',
+      title: 'Escalate ticket',
+      description: 'Escalates a ticket, asking to whom',
+      hints: { consequential: true },
+      summary: () => 'Escalate ticket #4',
+      run: async (_input, ctx) => {
+        const answer = await ctx.ask({
+          prompt: 'To which team?',
+          schema: { enum: ['network', 'desk'] },
+        })
+        heard.push(answer)
+        return ok(answer)
+      },
+    })
+    renderDialog(tm)
+    const user = userEvent.setup({ delay: null })
+    let escalating!: ReturnType<Toolmark['call']>
+    await act(async () => {
+      escalating = tm.call('tickets.escalate', {}, { caller: 'webmcp' })
+    })
+    await user.click(screen.getByRole('button', { name: 'Approve' }))
+
+    // The approval runs, and its run asks: the question comes on screen, answerable.
+    const dialog = await screen.findByRole('alertdialog', { name: 'Escalate ticket' })
+    await waitFor(() => expect(dialog).toHaveAccessibleDescription('To which team?'))
+    await user.selectOptions(within(dialog).getByRole('combobox'), 'network')
+    await user.click(within(dialog).getByRole('button', { name: 'Answer' }))
+
+    expect(await escalating).toEqual({ status: 'ok', data: { answered: true, value: 'network' } })
+    expect(heard).toHaveLength(1)
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument())
+  })
+
+  it('shows a question that holds the scope an approved call waits for, and Decline frees both', async () => {
+    const tm = createToolmark()
+    const closed: number[] = []
+    tm.register({
+      name: 't.close',
+      title: 'Close ticket',
+      description: 'Closes a ticket',
+      hints: { consequential: true },
+      summary: () => 'Close ticket #5',
+      run: () => {
+        closed.push(5)
+        return ok(true)
+      },
+    })
+    tm.register({
+      name: 't.printer',
+      title: 'Printer ticket',
+      description: 'Files a printer ticket, asking which printer',
+      run: async (_input, ctx) =>
+        ok(await ctx.ask({ prompt: 'Which printer?', schema: { type: 'string' } })),
+    })
+    renderDialog(tm)
+    const user = userEvent.setup({ delay: null })
+    let printing!: ReturnType<Toolmark['call']>
+    await act(async () => {
+      await tm.call('t.close', {}, { caller: 'inapp' })
+      printing = tm.call('t.printer', {}, { caller: 'webmcp' })
+    })
+    // The older request of the assistant first; approving it queues its run behind the
+    // printer run, which waits for its question.
+    await user.click(screen.getByRole('button', { name: 'Approve' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Printer ticket' })
+    expect(dialog).toHaveTextContent('Requested by Browser agent')
+    expect(closed).toEqual([])
+    await user.click(within(dialog).getByRole('button', { name: 'Decline' }))
+
+    expect(await printing).toEqual({ status: 'ok', data: { answered: false, reason: 'declined' } })
+    await waitFor(() => expect(closed).toEqual([5]))
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument())
+  })
+
+  it('shows a ctx.confirm the approved run asks, and Escape denies only that', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'tickets.merge',
+      title: 'Merge tickets',
+      description: 'Merges two tickets',
+      hints: { consequential: true },
+      summary: () => 'Merge #6 into #7',
+      run: async (_input, ctx) => {
+        const { approved } = await ctx.confirm({ summary: 'Also delete #6?' })
+        return ok({ deleted: approved })
+      },
+    })
+    renderDialog(tm)
+    const user = userEvent.setup({ delay: null })
+    let merging!: ReturnType<Toolmark['call']>
+    await act(async () => {
+      merging = tm.call('tickets.merge', {}, { caller: 'mcp' })
+    })
+    await user.click(screen.getByRole('button', { name: 'Approve' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Merge tickets' })
+    await waitFor(() => expect(dialog).toHaveAccessibleDescription('Also delete #6?'))
+    expect(within(dialog).getByRole('button', { name: 'Approve' })).toBeEnabled()
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    fireEvent(dialog, new Event('cancel', { cancelable: true }))
+
+    expect(await merging).toEqual({ status: 'ok', data: { deleted: false } })
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument())
+  })
+})
+
 describe('useConfirmations().answer', () => {
   it('answers a question from a custom UI and reports invalid answers', async () => {
     const tm = createToolmark()

@@ -47,6 +47,8 @@ export type ConfirmDialogAction =
   // answering
   | { type: 'answering'; entries: readonly ConfirmationEntry[] }
   | { type: 'answered'; outcomes: readonly Outcome[] }
+  /** An answer given while an approval runs (see `interjection`) did not go as asked. */
+  | { type: 'noted'; outcomes: readonly Outcome[] }
   // outcome
   | { type: 'dismissed'; expired: readonly string[] }
   | { type: 'closedByBrowser' }
@@ -90,6 +92,8 @@ export function confirmDialogReducer(
         left: NO_LEFT,
         outcomes: action.outcomes.length > 0 ? action.outcomes : state.outcomes,
       }
+    case 'noted':
+      return { ...state, outcomes: [...state.outcomes, ...action.outcomes] }
     case 'dismissed':
       return {
         ...state,
@@ -133,6 +137,12 @@ export interface ConfirmDialogView {
   review: readonly ReviewRow[] | undefined
   /** The single request on screen, when there is one. */
   current: ConfirmationEntry | undefined
+  /**
+   * True when `current` was asked by a running tool (`inRun`) while an approval runs: it is
+   * answered on its own, beside the approval, since that run (or one it waits behind in its
+   * scope) may wait for this very answer.
+   */
+  interjection: boolean
   /** The request the dialog is about: an outcome's, the running approval's, or the first one. */
   entry: ConfirmationEntry | undefined
   /** Outcomes on screen, including the single request once the clock passed its expiry. */
@@ -157,6 +167,29 @@ export function confirmDialogView(
 ): ConfirmDialogView {
   const queue =
     state.dismissed.size === 0 ? items : items.filter((item) => !state.dismissed.has(item.id))
+  // While an approval runs, a request a running tool asks comes on screen: the run may be that
+  // approval's, or hold the scope it waits for, so hiding it would leave both waiting.
+  const aside =
+    state.answering.length > 0 && state.outcomes.length === 0
+      ? queue.find((item) => item.inRun && !state.answering.some((a) => a.id === item.id))
+      : undefined
+  if (aside) {
+    const expired = state.now >= aside.expiresAt
+    return {
+      queue,
+      caller: aside.caller,
+      review: undefined,
+      current: aside,
+      interjection: true,
+      entry: aside,
+      outcomes: expired ? [{ kind: 'expired', entry: aside }] : NO_OUTCOMES,
+      answering: false,
+      asking: !expired,
+      waiting: queue.filter((item) => item.caller !== aside.caller).length,
+      selected: NO_ENTRIES,
+      key: `${expired ? 'outcome:' : ''}${aside.id}`,
+    }
+  }
   const answering = state.answering.length > 0
   const caller = state.answering[0]?.caller ?? queue[0]?.caller ?? state.left[0]?.entry.caller
   const group = queue.filter((item) => item.caller === caller)
@@ -215,6 +248,7 @@ export function confirmDialogView(
     caller,
     review,
     current,
+    interjection: false,
     entry,
     outcomes,
     answering,

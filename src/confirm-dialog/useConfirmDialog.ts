@@ -65,7 +65,7 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
   } = useConfirmationsFor({ toolmark: tm }, '<ConfirmDialog>')
   const [state, dispatch] = useReducer(confirmDialogReducer, initialConfirmDialogState)
   const view = confirmDialogView(state, items)
-  const { asking, current, outcomes, review, selected } = view
+  const { asking, current, outcomes, review, selected, interjection } = view
 
   // One answer at a time, also when two clicks land before the next render.
   const busy = useRef(false)
@@ -128,6 +128,20 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
     dispatch({ type: 'answered', outcomes: failed })
   }
 
+  // A request a running tool asked while an approval runs is answered beside it, one at a time.
+  const asideBusy = useRef(false)
+  async function answerAside(asked: ConfirmationEntry, run: () => Promise<Outcome[]>) {
+    if (asideBusy.current) return
+    asideBusy.current = true
+    const failed = await run()
+    asideBusy.current = false
+    if (failed.length > 0) dispatch({ type: 'noted', outcomes: failed })
+  }
+
+  /** Answers the single request on screen, beside a running approval when it interjected. */
+  const answerOne = (asked: ConfirmationEntry, run: () => Promise<Outcome[]>) =>
+    interjection ? answerAside(asked, run) : answer([asked], run)
+
   const dismiss = () => {
     const expired = outcomes.filter(isExpiredOutcome).map((o) => o.entry.id)
     dispatch({ type: 'dismissed', expired })
@@ -136,8 +150,9 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
   }
 
   const deny = () => {
-    if (busy.current) return
     if (outcomes.length > 0) return dismiss()
+    if (interjection && current) return void reject(current.id)
+    if (busy.current) return
     if (review) {
       const open = review.filter((row) => !row.ended).map((row) => row.entry.id)
       // Rows that ended were read: denying clears them too.
@@ -151,7 +166,7 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
   const approveOnScreen = (options: ApproveOptions) => {
     if (!current || !asking || state.now >= current.expiresAt) return
     const asked = current
-    void answer([asked], async () => {
+    void answerOne(asked, async () => {
       const result = await approve(asked.id, options)
       return needsAttention(result) ? [{ kind: 'result', entry: asked, result }] : []
     })
@@ -167,7 +182,7 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
       if (!current?.question || !asking || state.now >= current.expiresAt) return NO_ISSUES
       const asked = current
       let issues: readonly ResultIssue[] = NO_ISSUES
-      await answer([asked], async () => {
+      await answerOne(asked, async () => {
         const result = await answerQuestion(asked.id, value, BY_DIALOG)
         if (result.status === 'invalid') {
           issues = result.issues
@@ -200,7 +215,7 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
     },
     seen: (ids) => dispatch({ type: 'seen', ids }),
     closedByBrowser: () => {
-      if (!busy.current) deny()
+      if (!busy.current || interjection || outcomes.length > 0) deny()
       dispatch({ type: 'closedByBrowser' })
     },
   }

@@ -531,6 +531,11 @@ export interface ConfirmationEntry {
    */
   grantable?: boolean
   /**
+   * True when a running tool asked it (`ctx.confirm`, `ctx.ask`): the run, and the scope it runs
+   * in, wait for the answer, so a presenter should show it even while it waits on another answer.
+   */
+  inRun?: boolean
+  /**
    * Present when the entry is a question (`ctx.ask`): it is answered with `answer(id, value)` or
    * declined with `reject(id)`, never approved. `summary` repeats the prompt.
    */

@@ -198,6 +198,7 @@ export function createConfirmFlow(
     if (prepared.question) entry.question = prepared.question
     else if (internals.verifies(record, call.caller)) entry.verify = true
     if (ofCall && internals.grantCeiling(record, call.caller) === undefined) entry.grantable = true
+    if (!ofCall) entry.inRun = true
     return deepFreeze(entry)
   }
 
