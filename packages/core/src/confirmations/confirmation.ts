@@ -233,11 +233,7 @@ export class Confirmation {
    * wait. Resolves with the tool's result; `taken` is called once the approval is given and its
    * run started (not when the run ends), so a batch can go on to its next entry.
    */
-  async approve(
-    options: unknown,
-    by: 'dialog' | 'api',
-    taken?: () => void,
-  ): Promise<ToolResult> {
+  async approve(options: unknown, by: 'dialog' | 'api', taken?: () => void): Promise<ToolResult> {
     if (this.#status !== 'pending') return EXPIRED()
     if (this.#overdue()) return this.#expireNow()
     if (this.#parts.question) return ANSWER_REQUIRED
