@@ -269,6 +269,9 @@ const transport = new StdioClientTransport({
   command: ${JSON.stringify(npx)},
   args: ['--yes', ${JSON.stringify(`--package=${mcp}`)}, 'toolmark-mcp', '--allow-origin', 'http://localhost:5173', '--port', '0'],
   stderr: 'ignore',
+  // The SDK hands the child only HOME, PATH and a few more; npx may ask the registry, which on a
+  // machine with its own CA or proxy settings needs them (without, it stalls past the timeout).
+  env: { ...process.env },
 })
 const client = new Client({ name: 'consumer-check', version: '1.0.0' })
 await client.connect(transport)
