@@ -60,3 +60,27 @@ export const defineOwn = (target: Record<string, unknown>, key: string, value: u
     })
   } else target[key] = value
 }
+
+/** Path segments that could reach an object's prototype; never accepted from an agent. */
+export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
+  '__proto__',
+  'prototype',
+  'constructor',
+])
+
+/** Reads a path through own properties only; `undefined` when any step is missing. */
+export function getIn(value: unknown, segments: readonly string[]): unknown {
+  let current = value
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined
+    if (Array.isArray(current)) {
+      if (!/^\d+$/.test(segment)) return undefined
+      current = current[Number(segment)]
+    } else if (Object.prototype.hasOwnProperty.call(current, segment)) {
+      current = (current as Record<string, unknown>)[segment]
+    } else {
+      return undefined
+    }
+  }
+  return current
+}

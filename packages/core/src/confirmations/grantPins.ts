@@ -1,9 +1,6 @@
-import { isObject } from '../base/guards'
+import { FORBIDDEN_SEGMENTS, getIn, isObject } from '../base/guards'
 import { canonicalJson } from '../verification/approvalChallenge'
 import type { JsonSchema } from '../types'
-
-/** Segments no pin may walk through: they reach prototypes, not input. */
-const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor'])
 
 /** The schemas a value at this schema may match (`anyOf`/`oneOf` branches, nullable fields). */
 function branches(schema: unknown, depth = 0): Record<string, unknown>[] {
@@ -24,7 +21,7 @@ export function declaresPath(schema: JsonSchema | undefined, path: string): bool
   if (path === '') return false
   let current: Record<string, unknown>[] = branches(schema)
   for (const segment of path.split('.')) {
-    if (segment === '' || FORBIDDEN.has(segment)) return false
+    if (segment === '' || FORBIDDEN_SEGMENTS.has(segment)) return false
     const next: Record<string, unknown>[] = []
     for (const s of current) {
       const properties = s.properties
@@ -41,18 +38,8 @@ export function declaresPath(schema: JsonSchema | undefined, path: string): bool
   return true
 }
 
-/** The value at a dot path of an input, through own properties only; `undefined` when absent. */
-export function valueAt(input: unknown, path: string): unknown {
-  let current = input
-  for (const segment of path.split('.')) {
-    if (FORBIDDEN.has(segment)) return undefined
-    if (Array.isArray(current) || isObject(current)) {
-      if (!Object.prototype.hasOwnProperty.call(current, segment)) return undefined
-      current = (current as Record<string, unknown>)[segment]
-    } else return undefined
-  }
-  return current
-}
+/** The value at a pin's dot path of an input (a path `declaresPath` accepted); `undefined` when absent. */
+export const valueAt = (input: unknown, path: string): unknown => getIn(input, path.split('.'))
 
 /**
  * What a pinned value is compared by: its canonical JSON (keys sorted), so `{ a, b }` and

@@ -4,17 +4,10 @@
  * opaque value (compared and copied by reference).
  */
 
-import { defineOwn, isPlainObject, joinPath } from '../base/guards'
+import { FORBIDDEN_SEGMENTS, defineOwn, getIn, isPlainObject, joinPath } from '../base/guards'
 import { isBlob, isFileList, sameFile } from './fileValues'
 
-/** Path segments that could reach an object's prototype; never accepted from an agent. */
-export const FORBIDDEN_SEGMENTS: ReadonlySet<string> = new Set([
-  '__proto__',
-  'prototype',
-  'constructor',
-])
-
-export { defineOwn, isPlainObject, joinPath }
+export { FORBIDDEN_SEGMENTS, defineOwn, getIn, isPlainObject, joinPath }
 
 const hasOwn = (target: object, key: string) => Object.prototype.hasOwnProperty.call(target, key)
 
@@ -45,23 +38,6 @@ export function overlapIndex(paths: readonly string[]): (path: string) => boolea
     }
     return false
   }
-}
-
-/** Reads a path through own properties only; `undefined` when any step is missing. */
-export function getIn(value: unknown, segments: readonly string[]): unknown {
-  let current = value
-  for (const segment of segments) {
-    if (current === null || typeof current !== 'object') return undefined
-    if (Array.isArray(current)) {
-      if (!/^\d+$/.test(segment)) return undefined
-      current = current[Number(segment)]
-    } else if (hasOwn(current, segment)) {
-      current = (current as Record<string, unknown>)[segment]
-    } else {
-      return undefined
-    }
-  }
-  return current
 }
 
 /** A shallow copy of an object's own enumerable properties (`{}` for anything else). */
