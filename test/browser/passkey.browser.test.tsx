@@ -4,7 +4,12 @@ import { cdp, page, userEvent } from 'vitest/browser'
 import { z } from 'zod'
 import { createToolmark, ok } from '@toolmark/core'
 import type { Approval, ToolmarkOptions, Verification, Verifier } from '@toolmark/core'
-import { passkeyVerifier, registerPasskey, type PasskeyCredential } from '@toolmark/core/passkey'
+import {
+  passkeyVerifier,
+  registerPasskey,
+  webauthnVerifier,
+  type PasskeyCredential,
+} from '@toolmark/core/passkey'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
 
 type Session = ReturnType<typeof cdp>
@@ -152,13 +157,15 @@ describe('passkey approvals in Chromium (CDP virtual authenticator)', () => {
     const real = passkeyVerifier({ credentials: [credential], timeoutMs: 5_000 })
     const replay: { of?: Verification } = {}
     const captured: Verification[] = []
-    const { tm, deleted } = setup(async (request) => {
-      if (replay.of) return replay.of
-      const verification = await real(request)
-      if (verification) captured.push(verification)
-      // Declines what it signed, so the first entry stays pending and the assertion unused.
-      return undefined
-    })
+    const { tm, deleted } = setup(
+      webauthnVerifier(async (request) => {
+        if (replay.of) return replay.of
+        const verification = await real.ask(request)
+        if (verification) captured.push(verification)
+        // Declines what it signed, so the first entry stays pending and the assertion unused.
+        return undefined
+      }),
+    )
     tm.confirmations.attachPresenter()
     void tm.call('tickets.delete', { id: 1 }, { caller: 'webmcp' })
     void tm.call('tickets.delete', { id: 2 }, { caller: 'webmcp' })
@@ -179,7 +186,7 @@ describe('passkey approvals in Chromium (CDP virtual authenticator)', () => {
   it('refuses an authenticator that does not verify the user, even when asked without requiring it', async () => {
     authenticator = await addAuthenticator(cdp(), { hasUserVerification: false })
     const credential = await enrolWithoutVerification()
-    const lax: Verifier = async (request) => {
+    const lax: Verifier = webauthnVerifier(async (request) => {
       const bytes = Uint8Array.from(
         atob(request.challenge.replace(/-/g, '+').replace(/_/g, '/')),
         (c) => c.charCodeAt(0),
@@ -192,7 +199,7 @@ describe('passkey approvals in Chromium (CDP virtual authenticator)', () => {
         },
       })) as PublicKeyCredential
       return (got as unknown as { toJSON(): Verification }).toJSON()
-    }
+    })
     const { tm, deleted } = setup(lax)
     tm.confirmations.attachPresenter()
     void tm.call('tickets.delete', { id: 9 }, { caller: 'webmcp' })

@@ -1,5 +1,10 @@
 import type { Verifier } from '@toolmark/core'
-import { passkeyVerifier, registerPasskey, type PasskeyCredential } from '@toolmark/core/passkey'
+import {
+  passkeyVerifier,
+  registerPasskey,
+  webauthnVerifier,
+  type PasskeyCredential,
+} from '@toolmark/core/passkey'
 
 const STORAGE_KEY = 'helpdesk.passkeys'
 
@@ -20,7 +25,7 @@ const askPasskey = passkeyVerifier({ credentials: saved })
  * for it; every later one only asks. A passkey the server no longer knows (its memory was reset)
  * is enrolled again.
  */
-export const helpdeskVerifier: Verifier = async (request) => {
+export const helpdeskVerifier: Verifier = webauthnVerifier(async (request) => {
   const options = await fetch('/api/passkeys/challenge', { signal: request.signal })
   if (!options.ok) throw new Error('The helpdesk server could not be reached')
   const { challenge, enrolled } = (await options.json()) as { challenge: string; enrolled: boolean }
@@ -45,5 +50,5 @@ export const helpdeskVerifier: Verifier = async (request) => {
     if (!response.ok) throw new Error('The helpdesk server did not accept the passkey')
     localStorage.setItem(STORAGE_KEY, JSON.stringify([passkey.credential]))
   }
-  return askPasskey(request)
-}
+  return askPasskey.ask(request)
+})

@@ -447,11 +447,32 @@ export interface VerificationRequest {
   signal: AbortSignal
 }
 
+/** What an assertion must match: the request's challenge, the origin and the relying party. */
+export interface ExpectedAssertion {
+  /** The approval's challenge (base64url). */
+  challenge: string
+  /** The origin it must come from; without one, nothing can be checked: it fails. */
+  origin: string | undefined
+  /** The relying party id whose SHA-256 the authenticator data must start with. */
+  rpId: string | undefined
+  /** The credential's public key (SPKI, base64url) and COSE algorithm, when known. */
+  publicKey?: { spki: string; algorithm: number }
+}
+
 /**
- * Asks the person to verify an approval (say, with a passkey); resolves with the assertion, or
- * `undefined` when declined. Core checks what it gives against the request's challenge.
+ * Asks the person to verify an approval and checks what comes back. Made by `passkeyVerifier()`
+ * or `webauthnVerifier(ask)` from `@toolmark/core/passkey`, which bring the WebAuthn checks: an
+ * app that never verifies never bundles them.
  */
-export type Verifier = (request: VerificationRequest) => Promise<Verification | undefined>
+export interface Verifier {
+  /** Asks the person (say, for a passkey); resolves with the assertion, or `undefined` when declined. */
+  ask(request: VerificationRequest): Promise<Verification | undefined>
+  /**
+   * Checks what `ask` gave against the approval: the assertion, copied member by member, or why it
+   * does not hold. Core calls it for every approval, whoever approved.
+   */
+  check(given: unknown, expected: ExpectedAssertion): Promise<Verification | string>
+}
 
 /** Step-up verification of approvals. */
 export interface VerifyOptions {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { createToolmark, ok, type ConfirmEvent, type Toolmark, type ToolResult } from '../src/index'
 import { createActivityStore } from '../src/observers'
+import { webauthnVerifier } from '../src/passkey'
 
 const flush = async () => {
   for (let i = 0; i < 10; i++) await Promise.resolve()
@@ -177,7 +178,7 @@ describe('grants', () => {
 
   it('refuses a grant for a tool whose approvals need verification, before the verifier is asked', async () => {
     const verifier = vi.fn(async () => undefined)
-    const tm = createToolmark({ confirm: { verifier } })
+    const tm = createToolmark({ confirm: { verifier: webauthnVerifier(verifier) } })
     registerClose(tm, 'tickets.close', { verify: true })
     const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
     expect(tm.confirmations.get(id)?.grantable).toBeUndefined()
@@ -189,7 +190,7 @@ describe('grants', () => {
 
   it('refuses a grant for a tool verified by the caller policy', async () => {
     const tm = createToolmark({
-      confirm: { verifier: async () => undefined },
+      confirm: { verifier: webauthnVerifier(async () => undefined) },
       policy: { inapp: { verify: ['consequential'] } },
     })
     registerClose(tm)

@@ -10,7 +10,7 @@ import {
   type Verification,
   type VerificationRequest,
 } from '../src/index'
-import { approvalChallenge, canonicalJson, checkAssertion } from '../src/passkey'
+import { approvalChallenge, canonicalJson, checkAssertion, webauthnVerifier } from '../src/passkey'
 import { createSoftAuthenticator } from './fixtures/softAuthenticator'
 
 const ORIGIN = 'https://helpdesk.example'
@@ -52,10 +52,10 @@ async function signingRegistry(options: { userVerified?: boolean } = {}) {
   const tm = createToolmark({
     confirm: {
       origin: ORIGIN,
-      verifier: async (request) => {
+      verifier: webauthnVerifier(async (request) => {
         requests.push(request)
         return authenticator.sign(request.challenge)
-      },
+      }),
     },
   })
   return { tm, authenticator, requests }
@@ -123,6 +123,38 @@ describe('which approvals need verification', () => {
     ).toThrow(/verify that is not a boolean/)
   })
 
+  it('takes only a verifier that brings its checks: a bare function throws in development with the fix', () => {
+    const bare = async () => undefined
+    expect(() => createToolmark({ confirm: { verifier: bare as never } })).toThrow(
+      /webauthnVerifier\(ask\) of @toolmark\/core\/passkey/,
+    )
+    expect(() => createToolmark({ confirm: { verifier: { ask: bare } as never } })).toThrow(
+      /confirm\.verifier/,
+    )
+    const verifier = webauthnVerifier(bare)
+    expect(Object.isFrozen(verifier)).toBe(true)
+    expect(() => createToolmark({ confirm: { verifier } })).not.toThrow()
+  })
+
+  it('fails closed in production on a bare verifier function: invalid_options, and verify tools stay hidden', async () => {
+    const bare = vi.fn(async () => undefined)
+    const tm = createToolmark({ dev: false, confirm: { verifier: bare as never } })
+    const errors: ErrorEvent[] = []
+    tm.events.on('error', (e) => errors.push(e))
+    tm.register({
+      name: 'purge',
+      description: 'Purges',
+      hints: { consequential: true },
+      verify: true,
+      run: () => ok(null),
+    })
+    await flush()
+    expect(errors.map((e) => e.code)).toEqual(['invalid_options'])
+    expect(tm.manifest({ caller: 'inapp' }).tools).toEqual([])
+    expect(await tm.call('purge', {})).toMatchObject({ code: 'not_allowed' })
+    expect(bare).not.toHaveBeenCalled()
+  })
+
   it('fails closed in production: a bad policy verify list leaves that caller with no tools', async () => {
     const tm = createToolmark({ dev: false, policy: { inapp: { verify: 'all' as never } } })
     const errors: ErrorEvent[] = []
@@ -180,8 +212,9 @@ describe('approve() asks the verifier, whoever calls it', () => {
     const tm = createToolmark({
       confirm: {
         origin: ORIGIN,
-        verifier: async (request) =>
+        verifier: webauthnVerifier(async (request) =>
           answer === 'decline' ? undefined : authenticator.sign(request.challenge),
+        ),
       },
     })
     const runs = registerDelete(tm)
@@ -202,11 +235,11 @@ describe('approve() asks the verifier, whoever calls it', () => {
     const tm = createToolmark({
       confirm: {
         origin: ORIGIN,
-        verifier: async (request) => {
+        verifier: webauthnVerifier(async (request) => {
           asked.push(request.confirmId)
           // The person cancels the passkey prompt of the second request only.
           return asked.length === 2 ? undefined : authenticator.sign(request.challenge)
-        },
+        }),
       },
     })
     const runs = registerDelete(tm)
@@ -232,11 +265,11 @@ describe('approve() asks the verifier, whoever calls it', () => {
     const tm = createToolmark({
       confirm: {
         origin: ORIGIN,
-        verifier: async (request) => {
+        verifier: webauthnVerifier(async (request) => {
           if (replay.of) return replay.of
           signed.push(await authenticator.sign(request.challenge))
           return undefined
-        },
+        }),
       },
     })
     const runs = registerDelete(tm)
@@ -260,10 +293,10 @@ describe('approve() asks the verifier, whoever calls it', () => {
     const tm = createToolmark({
       confirm: {
         origin: ORIGIN,
-        verifier: async (request) => {
+        verifier: webauthnVerifier(async (request) => {
           challenges.push(request.challenge)
           return authenticator.sign(forged ?? request.challenge)
-        },
+        }),
       },
     })
     const runs = registerDelete(tm)
@@ -306,7 +339,10 @@ describe('approve() asks the verifier, whoever calls it', () => {
     const authenticator = await createSoftAuthenticator({ origin: ORIGIN, rpId: RP_ID })
     for (const overrides of [{ origin: 'https://evil.example' }, { type: 'webauthn.create' }]) {
       const tm2 = createToolmark({
-        confirm: { origin: ORIGIN, verifier: (r) => authenticator.sign(r.challenge, overrides) },
+        confirm: {
+          origin: ORIGIN,
+          verifier: webauthnVerifier((r) => authenticator.sign(r.challenge, overrides)),
+        },
       })
       const runs2 = registerDelete(tm2)
       const id2 = confirmIdOf(await tm2.call('tickets.delete', { id: 1 }))
@@ -319,7 +355,7 @@ describe('approve() asks the verifier, whoever calls it', () => {
   it('refuses what is not an assertion, and reports a verifier that throws', async () => {
     let give: () => unknown = () => ({ type: 'public-key', id: 'x' })
     const tm = createToolmark({
-      confirm: { origin: ORIGIN, verifier: async () => give() as Verification },
+      confirm: { origin: ORIGIN, verifier: webauthnVerifier(async () => give() as Verification) },
     })
     const errors: ErrorEvent[] = []
     tm.events.on('error', (e) => errors.push(e))
@@ -337,7 +373,9 @@ describe('approve() asks the verifier, whoever calls it', () => {
 
   it('fails closed without an origin to check against (no page, none configured)', async () => {
     const authenticator = await createSoftAuthenticator({ origin: ORIGIN, rpId: RP_ID })
-    const tm = createToolmark({ confirm: { verifier: (r) => authenticator.sign(r.challenge) } })
+    const tm = createToolmark({
+      confirm: { verifier: webauthnVerifier((r) => authenticator.sign(r.challenge)) },
+    })
     const runs = registerDelete(tm)
     const id = confirmIdOf(await tm.call('tickets.delete', { id: 1 }))
     expect(await tm.confirmations.approve(id)).toMatchObject({ code: 'verification_failed' })
@@ -374,10 +412,10 @@ describe('single use and expiry while the passkey prompt is open', () => {
     const tm = createToolmark({
       confirm: {
         origin: ORIGIN,
-        verifier: async (r) => {
+        verifier: webauthnVerifier(async (r) => {
           await gate
           return authenticator.sign(r.challenge)
-        },
+        }),
       },
     })
     const runs = registerDelete(tm)
@@ -403,11 +441,11 @@ describe('single use and expiry while the passkey prompt is open', () => {
         limits: { confirmationExpiryMs: 1_000 },
         confirm: {
           origin: ORIGIN,
-          verifier: (r) => {
+          verifier: webauthnVerifier((r) => {
             signal = r.signal
             asked()
             return new Promise<Verification>((resolve) => (answer = resolve))
-          },
+          }),
         },
       })
       tm.confirmations.attachPresenter()
@@ -440,11 +478,11 @@ describe('single use and expiry while the passkey prompt is open', () => {
     const tm = createToolmark({
       confirm: {
         origin: ORIGIN,
-        verifier: (r) => {
+        verifier: webauthnVerifier((r) => {
           signal = r.signal
           asked()
           return new Promise<undefined>(() => {})
-        },
+        }),
       },
     })
     tm.confirmations.attachPresenter()

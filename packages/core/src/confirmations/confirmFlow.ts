@@ -3,7 +3,6 @@ import type { Confirmation, ConfirmationParts, GrantCheck, Verified } from './co
 import { declaresPath } from './grantPins'
 import type { InternalConfirmationStore } from './confirmationStore'
 import { approvalChallenge } from '../verification/approvalChallenge'
-import { checkAssertion, readVerification } from '../verification/checkAssertion'
 import { isObject, isThenable, unref } from '../base/guards'
 import { randomId } from '../base/ids'
 import { inputJsonSchema, titlesOf } from '../schema/jsonSchema'
@@ -259,17 +258,17 @@ export function createConfirmFlow(
           signal,
         }
         if (entry.title !== undefined) request.title = entry.title
-        const given = await verifier(request)
+        const given = await verifier.ask(request)
         if (given === undefined || given === null) return { failed: 'The person did not verify' }
-        const verification = readVerification(given)
-        if (typeof verification === 'string') return { failed: verification }
         const origin = internals.verification.origin ?? pageOrigin()
-        const problem = await checkAssertion(verification, {
+        const checked = await verifier.check(given, {
           challenge,
           origin,
           rpId: internals.verification.rpId ?? hostOf(origin),
         })
-        return problem ? { failed: problem } : { verification: deepFreeze(verification) }
+        return typeof checked === 'string'
+          ? { failed: checked }
+          : { verification: deepFreeze(checked) }
       } catch (cause) {
         internals.errorEvent({
           code: 'verifier_threw',

@@ -4,11 +4,11 @@
  * verifier: passkeyVerifier(…) } })`; tools with `verify: true` (or `policy[caller].verify`) then
  * run only after the person's authenticator signed that exact approval.
  */
-export { passkeyVerifier } from './passkeyVerifier'
+export { passkeyVerifier, webauthnVerifier } from './passkeyVerifier'
 export { registerPasskey } from './registerPasskey'
 export { approvalChallenge, canonicalJson } from '../verification/approvalChallenge'
 export { checkAssertion } from '../verification/checkAssertion'
 export type { PasskeyCredential, PasskeyVerifierOptions } from './passkeyVerifier'
 export type { RegisteredPasskey, RegisterPasskeyOptions } from './registerPasskey'
 export type { ChallengeParts } from '../verification/approvalChallenge'
-export type { ExpectedAssertion } from '../verification/checkAssertion'
+export type { ExpectedAssertion, Verification, VerificationRequest, Verifier } from '../types'

@@ -1,6 +1,7 @@
 import { fromBase64url, toBase64url } from '../verification/base64url'
 import { checkAssertion, readVerification } from '../verification/checkAssertion'
-import type { Verification, VerificationRequest, Verifier } from '../types'
+import { deepFreeze } from '../call/results'
+import type { ExpectedAssertion, Verification, VerificationRequest, Verifier } from '../types'
 
 /** A passkey the person enrolled (what `registerPasskey` returns as `credential`). */
 export interface PasskeyCredential {
@@ -50,6 +51,36 @@ export function credentialJson(credential: PublicKeyCredential): unknown {
 const declined = (error: unknown) =>
   error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError')
 
+/** Core's check of what a verifier gave: a WebAuthn assertion signing this approval. */
+async function checkGiven(
+  given: unknown,
+  expected: ExpectedAssertion,
+): Promise<Verification | string> {
+  const verification = readVerification(given)
+  if (typeof verification === 'string') return verification
+  return (await checkAssertion(verification, expected)) ?? deepFreeze(verification)
+}
+
+/**
+ * A verifier from the app's own prompt: `ask` gets the approval's challenge and resolves with the
+ * WebAuthn assertion in its JSON form (`PublicKeyCredential.toJSON()`), or `undefined` when the
+ * person declines. Core checks every assertion it gives against the approval (type, challenge,
+ * origin, relying party, user verification, and the signature when the key is known), whoever
+ * approved.
+ *
+ * @example
+ * const verifier = webauthnVerifier(async (request) => {
+ *   const credential = await myPasskeyPrompt(request.challenge, request.signal)
+ *   return credential?.toJSON()
+ * })
+ * const tm = createToolmark({ confirm: { verifier } })
+ */
+export function webauthnVerifier(
+  ask: (request: VerificationRequest) => Promise<Verification | undefined>,
+): Verifier {
+  return Object.freeze({ ask, check: checkGiven })
+}
+
 /**
  * A verifier that asks for the person's passkey: WebAuthn `navigator.credentials.get` with
  * `userVerification: 'required'` (fingerprint, face or PIN, not just a touch) and the approval's
@@ -61,7 +92,7 @@ const declined = (error: unknown) =>
  * const tm = createToolmark({ confirm: { verifier: passkeyVerifier({ credentials: () => saved }) } })
  */
 export function passkeyVerifier(options: PasskeyVerifierOptions): Verifier {
-  return async (request: VerificationRequest): Promise<Verification | undefined> => {
+  return webauthnVerifier(async (request) => {
     const container = webauthn()
     if (!container) throw new Error('WebAuthn is not available here (navigator.credentials)')
     const list =
@@ -100,5 +131,5 @@ export function passkeyVerifier(options: PasskeyVerifierOptions): Verifier {
       if (problem) throw new Error(problem)
     }
     return verification
-  }
+  })
 }

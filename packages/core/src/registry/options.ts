@@ -1,7 +1,7 @@
 import { isObject, own } from '../base/guards'
 import type { Problem } from '../base/problem'
 import type { JsonSchemaConverter } from '../schema/jsonSchema'
-import type { ConfirmMode, FilesOptions, Limits, VerifyOptions } from '../types'
+import type { ConfirmMode, FilesOptions, Limits, Verifier, VerifyOptions } from '../types'
 
 /** Every limit's default (DESIGN §3.9). */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -97,6 +97,10 @@ function readFiles(given: unknown, problems: Problem[]): Readonly<FilesOptions> 
  * Reads `createToolmark`'s options, own properties only: a polluted `Object.prototype`
  * configures nothing. The policy is compiled apart.
  */
+/** A verifier made by `passkeyVerifier()` or `webauthnVerifier()`: it asks, and it checks. */
+const isVerifier = (value: unknown): value is Verifier =>
+  isObject(value) && typeof value.ask === 'function' && typeof value.check === 'function'
+
 export function readOptions(options: unknown): ReadOptions {
   const problems: Problem[] = []
   const limits: Limits = { ...DEFAULT_LIMITS }
@@ -115,7 +119,7 @@ export function readOptions(options: unknown): ReadOptions {
   if (confirm !== undefined && isObject(confirm)) {
     for (const [key, value] of Object.entries(confirm)) {
       if (key === 'verifier') {
-        if (typeof value === 'function') verification.verifier = value as VerifyOptions['verifier']
+        if (isVerifier(value)) verification.verifier = value
         else if (value !== undefined) problems.push(['confirm verifier'])
       } else if (key === 'origin' || key === 'rpId') {
         if (typeof value === 'string') verification[key] = value

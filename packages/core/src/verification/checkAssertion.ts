@@ -1,18 +1,8 @@
 import { isObject } from '../base/guards'
 import { fromBase64url } from './base64url'
-import type { Verification } from '../types'
+import type { ExpectedAssertion, Verification } from '../types'
 
-/** What an assertion must match. */
-export interface ExpectedAssertion {
-  /** The approval's challenge (base64url). */
-  challenge: string
-  /** The origin it must come from; without one, nothing can be checked: it fails. */
-  origin: string | undefined
-  /** The relying party id whose SHA-256 the authenticator data must start with. */
-  rpId: string | undefined
-  /** The credential's public key (SPKI, base64url) and COSE algorithm, when known. */
-  publicKey?: { spki: string; algorithm: number }
-}
+export type { ExpectedAssertion }
 
 const FLAG_USER_PRESENT = 0x01
 const FLAG_USER_VERIFIED = 0x04

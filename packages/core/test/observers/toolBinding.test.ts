@@ -8,6 +8,7 @@ import {
   type Toolmark,
 } from '../../src/index'
 import { createToolBinding } from '../../src/observers'
+import { webauthnVerifier } from '../../src/passkey'
 
 const flush = async () => {
   for (let i = 0; i < 5; i++) await Promise.resolve()
@@ -308,7 +309,7 @@ describe('createToolBinding', () => {
 
 describe('createToolBinding safety settings', () => {
   it('registers a declared grant: false and verify: true as they are, and again when they change', async () => {
-    const tm = createToolmark({ confirm: { verifier: async () => undefined } })
+    const tm = createToolmark({ confirm: { verifier: webauthnVerifier(async () => undefined) } })
     const close = (extra: Partial<ToolDefinition>): ToolDefinition => ({
       name: 'close',
       description: 'Closes a ticket',
