@@ -1,5 +1,6 @@
 'use client'
 import { useEffect, useMemo, useSyncExternalStore } from 'react'
+import { enableGrants, enableQuestions } from '@toolmark/core'
 import type {
   ApproveOptions,
   ConfirmationAnswer,
@@ -111,8 +112,11 @@ export function useConfirmationsFor(
 
   useEffect(() => {
     if (!presenter) return
+    // A presenter draws the runs' questions and offers grants, so it brings their code.
+    enableQuestions(tm)
+    enableGrants(tm)
     return store.attachPresenter()
-  }, [store, presenter])
+  }, [tm, store, presenter])
 
   const actions = useMemo(
     () => ({

@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { z } from 'zod'
 import { HttpAgent } from '@ag-ui/client'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, enableQuestions, ok } from '@toolmark/core'
 import type { JsonSchema, QuestionAnswer, Toolmark } from '@toolmark/core'
 import { AG_UI_QUESTION_REASON, createAgUiSession } from '@toolmark/core/ag-ui'
 import type { AgUiInterrupt, AgUiTurnOutcome } from '@toolmark/core/ag-ui'
@@ -521,6 +521,8 @@ describe('AG-UI interrupts for questions (ctx.ask)', () => {
       [{ toolName: 'tickets__file', input: { id: 'T-1' } }],
       'Filed.',
     ])
+    // A presenter of the test's own, standing in for the dialog, which would bring the question code.
+    enableQuestions(tm)
     const detach = tm.confirmations.attachPresenter()
     const session = createAgUiSession(tm, { agent })
 

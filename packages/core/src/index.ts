@@ -1,4 +1,6 @@
 export { createToolmark } from './registry/createToolmark'
+export { enableQuestions } from './confirmations/enableQuestions'
+export { enableGrants } from './confirmations/enableGrants'
 export { DEFAULT_LIMITS } from './registry/options'
 export { reportError } from './events/reportError'
 export { ok, invalid, refuse, cancelled, errorResult, isToolResult } from './call/results'

@@ -15,6 +15,8 @@ describe('public entry points', () => {
         'REDACTED',
         'cancelled',
         'createToolmark',
+        'enableGrants',
+        'enableQuestions',
         'errorResult',
         'invalid',
         'isToolName',
@@ -83,6 +85,7 @@ describe('public entry points', () => {
       'checkAssertion',
       'passkeyVerifier',
       'registerPasskey',
+      'webauthnVerifier',
     ])
   })
 

@@ -1,5 +1,12 @@
 import { z } from 'zod'
-import { createToolmark, ok, type ConfirmEvent, type Toolmark, type ToolResult } from '../src/index'
+import {
+  createToolmark,
+  enableGrants,
+  ok,
+  type ConfirmEvent,
+  type Toolmark,
+  type ToolResult,
+} from '../src/index'
 import { createActivityStore } from '../src/observers'
 import { webauthnVerifier } from '../src/passkey'
 
@@ -39,6 +46,7 @@ const confirmIdOf = (result: ToolResult) => {
 describe('grants', () => {
   it('lets later calls of the same tool by the same caller run without asking, by grant', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     const runs = registerClose(tm)
     const events: ConfirmEvent[] = []
     tm.events.on('confirm', (event) => events.push(event))
@@ -85,6 +93,7 @@ describe('grants', () => {
 
   it('never covers another tool, another caller or other pinned values', async () => {
     const tm = createToolmark({ confirm: { test: 'deferred' } })
+    enableGrants(tm)
     registerClose(tm)
     registerClose(tm, 'tickets.reopen')
     const first = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
@@ -112,6 +121,7 @@ describe('grants', () => {
 
   it('compares pinned objects canonically, and an absent value pins absence', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     const runs: unknown[] = []
     tm.register({
       name: 'move',
@@ -143,6 +153,7 @@ describe('grants', () => {
 
   it('redacts pinned values of sensitive paths in the list', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     registerClose(tm)
     const first = confirmIdOf(await tm.call('tickets.close', { id: 3, pin: '1234' }))
     await tm.confirmations.approve(first, { grant: { for: 'session', pins: ['pin', 'id'] } })
@@ -159,6 +170,7 @@ describe('grants', () => {
 
   it('refuses a grant for a destructive tool with grant_not_allowed, and the entry stays pending', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     registerClose(tm, 'tickets.delete', { hints: { destructive: true } })
     const id = confirmIdOf(await tm.call('tickets.delete', { id: 3 }))
     expect(tm.confirmations.get(id)?.grantable).toBeUndefined()
@@ -179,6 +191,7 @@ describe('grants', () => {
   it('refuses a grant for a tool whose approvals need verification, before the verifier is asked', async () => {
     const verifier = vi.fn(async () => undefined)
     const tm = createToolmark({ confirm: { verifier: webauthnVerifier(verifier) } })
+    enableGrants(tm)
     registerClose(tm, 'tickets.close', { verify: true })
     const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
     expect(tm.confirmations.get(id)?.grantable).toBeUndefined()
@@ -205,6 +218,7 @@ describe('grants', () => {
       confirm: { test: 'deferred' },
       policy: { test: { grants: ['tickets.close'] }, inapp: { grants: false } },
     })
+    enableGrants(tm)
     registerClose(tm)
     registerClose(tm, 'tickets.reopen')
     registerClose(tm, 'tickets.assign', { grant: false })
@@ -238,6 +252,7 @@ describe('grants', () => {
 
   it('answers malformed grant options invalid, naming the option, and keeps the entry', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
     const bad = [
@@ -268,6 +283,7 @@ describe('grants', () => {
 
   it('makes no grant when the edited input is invalid, and pins the edited values when valid', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     const runs = registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
     const grant = { for: 'session' as const, pins: ['id'] }
@@ -290,6 +306,7 @@ describe('grants', () => {
     vi.useFakeTimers()
     try {
       const tm = createToolmark()
+      enableGrants(tm)
       const runs = registerClose(tm)
       const listener = vi.fn()
       tm.confirmations.subscribe(listener)
@@ -315,6 +332,7 @@ describe('grants', () => {
     vi.spyOn(Date, 'now').mockImplementation(() => now)
     try {
       const tm = createToolmark()
+      enableGrants(tm)
       registerClose(tm)
       const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
       await tm.confirmations.approve(id, { grant: { for: { ms: 1_000 } } })
@@ -328,6 +346,7 @@ describe('grants', () => {
 
   it('revoking covers no later call, and a call running under the grant finishes', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     let release!: () => void
     const gate = new Promise<void>((resolve) => (release = resolve))
     const runs: number[] = []
@@ -360,6 +379,7 @@ describe('grants', () => {
 
   it('grants nothing when the approved request went stale, or was stopped before it ran', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     let changed = false
     const runs = registerClose(tm, 'tickets.close', {
       confirmation: () => ({ isStale: () => changed }),
@@ -408,6 +428,7 @@ describe('grants', () => {
 
   it('runs two calls arriving at once under one grant, both counted', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     const runs = registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
     await tm.confirmations.approve(id, { grant: { for: 'session' } })
@@ -423,8 +444,30 @@ describe('grants', () => {
     expect(tm.confirmations.grants()[0].uses).toBe(2)
   })
 
+  it('needs enableGrants: until then a grant is refused grant_not_allowed naming it, the entry stays and nothing is covered', async () => {
+    const tm = createToolmark()
+    const runs = registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    expect(tm.confirmations.get(id)?.grantable).toBe(true)
+    const refused = await tm.confirmations.approve(id, { grant: { for: 'session' } })
+    expect(refused).toMatchObject({ status: 'refused', code: 'grant_not_allowed' })
+    expect((refused as { message: string }).message).toMatch(/enableGrants\(tm\)/)
+    expect(tm.confirmations.get(id)).toBeDefined()
+    expect(runs).toHaveLength(0)
+    expect(tm.confirmations.grants()).toEqual([])
+    expect(tm.confirmations.revokeGrant('gr_unknown')).toBe(false)
+    // Enabled (twice: the second does nothing), the same entry takes the grant.
+    enableGrants(tm)
+    enableGrants(tm)
+    expect((await tm.confirmations.approve(id, { grant: { for: 'session' } })).status).toBe('ok')
+    expect(tm.confirmations.grants()).toHaveLength(1)
+    expect((await tm.call('tickets.close', { id: 2 })).status).toBe('ok')
+    expect(tm.confirmations.grants()[0].uses).toBe(1)
+  })
+
   it('makes one grant when the same approval is sent twice, and when two approvals grant the same', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
     const grant = { grant: { for: 'session' as const } }
@@ -438,6 +481,7 @@ describe('grants', () => {
 
     // Two entries pending at once, both approved with the same grant: still one grant.
     const tm2 = createToolmark()
+    enableGrants(tm2)
     registerClose(tm2)
     const x = confirmIdOf(await tm2.call('tickets.close', { id: 1 }))
     const y = confirmIdOf(await tm2.call('tickets.close', { id: 2 }))
@@ -451,6 +495,7 @@ describe('grants', () => {
 
   it('dies with its tool: a tool registered again under the name is not covered', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     const runs = registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
     await tm.confirmations.approve(id, { grant: { for: 'session' } })
@@ -462,6 +507,7 @@ describe('grants', () => {
 
   it('ends when a policy change puts the tool above the ceilings', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
     await tm.confirmations.approve(id, { grant: { for: 'session' } })
@@ -474,6 +520,7 @@ describe('grants', () => {
 
   it('covers inline callers too: a browser agent waits for nobody once granted', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     const runs = registerClose(tm)
     tm.confirmations.attachPresenter()
     const first = tm.call('tickets.close', { id: 1 }, { caller: 'webmcp' })
@@ -494,6 +541,7 @@ describe('grants', () => {
 
   it('shows the granted call in the activity log as approved by grant', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     registerClose(tm)
     const store = createActivityStore(tm, 10)
     const off = store.subscribe(() => {})
@@ -514,6 +562,7 @@ describe('grants', () => {
 
   it('notifies subscribers on grant changes and keeps each snapshot until one', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     registerClose(tm)
     const listener = vi.fn()
     tm.confirmations.subscribe(listener)
@@ -535,6 +584,7 @@ describe('grants', () => {
 
   it('refuses a grant on a question asked from inside a run', async () => {
     const tm = createToolmark()
+    enableGrants(tm)
     tm.confirmations.attachPresenter()
     let answer: unknown
     tm.register({

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import {
   createToolmark,
+  enableQuestions,
   ok,
   type ConfirmEvent,
   type ErrorEvent,
@@ -43,9 +44,57 @@ const registerAsking = (
   return answers
 }
 
+describe('enableQuestions', () => {
+  it('brings the question code: without it, no presenter answers no_presenter', async () => {
+    const tm = createToolmark()
+    const answers = registerAsking(tm)
+    expect(await tm.call('tickets.file', {}, { caller: 'webmcp' })).toMatchObject({
+      status: 'ok',
+      data: { skipped: 'no_presenter' },
+    })
+    expect(answers).toEqual([{ answered: false, reason: 'no_presenter' }])
+  })
+
+  it('with a raw presenter and no enableQuestions: development rejects naming the fix, production fails closed', async () => {
+    const tm = createToolmark()
+    const thrown: ErrorEvent[] = []
+    tm.events.on('error', (e) => thrown.push(e))
+    tm.confirmations.attachPresenter()
+    registerAsking(tm)
+    expect(await tm.call('tickets.file', {}, { caller: 'mcp' })).toMatchObject({
+      status: 'error',
+    })
+    expect(thrown.map((e) => e.code)).toEqual(['tool_threw'])
+    expect(String((thrown[0].cause as Error).message)).toMatch(/enableQuestions\(tm\)/)
+    const errors: ErrorEvent[] = []
+    const prod = createToolmark({ dev: false })
+    prod.events.on('error', (e) => errors.push(e))
+    prod.confirmations.attachPresenter()
+    const answers = registerAsking(prod)
+    expect(await prod.call('tickets.file', {}, { caller: 'mcp' })).toMatchObject({
+      status: 'ok',
+      data: { skipped: 'invalid_question' },
+    })
+    expect(answers).toEqual([{ answered: false, reason: 'invalid_question' }])
+    expect(errors.map((e) => [e.code, e.tool])).toEqual([['question_invalid', 'tickets.file']])
+    expect(prod.confirmations.list()).toEqual([])
+    // Once enabled, the same registry asks.
+    enableQuestions(prod)
+    enableQuestions(prod)
+    const asked = prod.call('tickets.file', {}, { caller: 'mcp' })
+    await flush()
+    expect(prod.confirmations.list().map((e) => e.question?.prompt)).toEqual([
+      'Which printer is it?',
+    ])
+    prod.confirmations.reject(prod.confirmations.list()[0].id)
+    expect(await asked).toMatchObject({ data: { skipped: 'declined' } })
+  })
+})
+
 describe('ctx.ask', () => {
   it('files a question entry and goes on with the parsed answer, whatever the caller', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const events: ConfirmEvent[] = []
     tm.events.on('confirm', (e) => events.push(e))
@@ -90,6 +139,7 @@ describe('ctx.ask', () => {
 
   it('keeps an invalid answer pending with its issues, then takes a valid one', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm, {
       type: 'object',
@@ -115,6 +165,7 @@ describe('ctx.ask', () => {
 
   it('asks for a single value with a JSON Schema enum', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm, { enum: ['low', 'high'], title: 'Priority' })
     const pending = tm.call('tickets.file')
@@ -128,6 +179,7 @@ describe('ctx.ask', () => {
 
   it('refuses approve on a question and answer on a confirmation, leaving both pending', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     registerAsking(tm)
     // Another scope, so the close does not queue behind the run that asks.
@@ -164,6 +216,7 @@ describe('ctx.ask', () => {
 
   it('is never grantable: a grant asked with it is refused and the question stays', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     registerAsking(tm, { enum: ['low', 'high'] })
     const asking = tm.call('tickets.file', {}, { caller: 'mcp' })
@@ -186,6 +239,7 @@ describe('ctx.ask', () => {
 
   it('resolves declined when the person rejects, and the run goes on', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const pending = tm.call('tickets.file')
@@ -198,6 +252,7 @@ describe('ctx.ask', () => {
 
   it('takes exactly one of two answers given at once', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const events: ConfirmEvent[] = []
     tm.events.on('confirm', (e) => events.push(e))
@@ -226,6 +281,7 @@ describe('ctx.ask', () => {
 
   it('lets an invalid and a valid answer given at once settle one after the other', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const pending = tm.call('tickets.file')
@@ -246,6 +302,7 @@ describe('ctx.ask', () => {
 
   it('refuses an answer that is not a plain value, and keeps the question', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     registerAsking(tm, { type: 'string' })
     void tm.call('tickets.file')
@@ -261,6 +318,7 @@ describe('ctx.ask', () => {
 
   it('resolves no_presenter at once when nobody can be asked', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     const answers = registerAsking(tm)
     expect(await tm.call('tickets.file')).toEqual({
       status: 'ok',
@@ -272,6 +330,7 @@ describe('ctx.ask', () => {
 
   it('ends cancelled on Stop while the person thinks', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const pending = tm.call('tickets.file', {}, { caller: 'webmcp' })
@@ -291,6 +350,7 @@ describe('ctx.ask', () => {
 
   it('ends no_presenter when the last dialog goes away, and frees the scope at once', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     const detach = tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const heard: unknown[] = []
@@ -333,6 +393,7 @@ describe('ctx.ask', () => {
 
   it('ends cancelled when the caller aborts its signal', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const abort = new AbortController()
@@ -346,6 +407,7 @@ describe('ctx.ask', () => {
 
   it('ends cancelled when the tool goes away', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const answers: QuestionAnswer[] = []
     const handle = tm.register({
@@ -365,6 +427,7 @@ describe('ctx.ask', () => {
 
   it('counts toward the pending limit: the oldest question is evicted as expired', async () => {
     const tm = createToolmark({ limits: { pendingConfirmations: 1 } })
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm, { type: 'string' })
     tm.register(
@@ -398,6 +461,7 @@ describe('ctx.ask', () => {
 
     it('expires like a confirmation, and a later answer is refused', async () => {
       const tm = createToolmark({ limits: { confirmationExpiryMs: 1_000 } })
+      enableQuestions(tm)
       tm.confirmations.attachPresenter()
       const answers = registerAsking(tm)
       const pending = tm.call('tickets.file')
@@ -413,6 +477,7 @@ describe('ctx.ask', () => {
 
     it('refuses an answer that comes after the expiry, before the timer swept it', async () => {
       const tm = createToolmark({ limits: { confirmationExpiryMs: 1_000 } })
+      enableQuestions(tm)
       tm.confirmations.attachPresenter()
       const answers = registerAsking(tm)
       const pending = tm.call('tickets.file')
@@ -429,6 +494,7 @@ describe('ctx.ask', () => {
 
     it('does not count the time the person takes toward the deadline', async () => {
       const tm = createToolmark()
+      enableQuestions(tm)
       tm.confirmations.attachPresenter()
       tm.register({
         name: 'ask',
@@ -450,6 +516,7 @@ describe('ctx.ask', () => {
 
     it('ends an answer whose check never settles when the question expires', async () => {
       const tm = createToolmark({ limits: { confirmationExpiryMs: 1_000 } })
+      enableQuestions(tm)
       tm.confirmations.attachPresenter()
       const hanging: StandardSchemaV1 = {
         '~standard': {
@@ -472,6 +539,7 @@ describe('ctx.ask', () => {
 
   it('reports a question schema that throws, and keeps the question pending', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const errors: ErrorEvent[] = []
     tm.events.on('error', (e) => errors.push(e))
@@ -516,6 +584,7 @@ describe('ctx.ask', () => {
 
     it.each(unsupported)('rejects %s in development with the fix', async (_what, schema) => {
       const tm = createToolmark({ dev: true })
+      enableQuestions(tm)
       tm.confirmations.attachPresenter()
       const errors: ErrorEvent[] = []
       tm.events.on('error', (e) => errors.push(e))
@@ -530,6 +599,7 @@ describe('ctx.ask', () => {
 
     it('resolves invalid_question in production, with a question_invalid event', async () => {
       const tm = createToolmark({ dev: false })
+      enableQuestions(tm)
       tm.confirmations.attachPresenter()
       const errors: ErrorEvent[] = []
       tm.events.on('error', (e) => errors.push(e))
@@ -545,6 +615,7 @@ describe('ctx.ask', () => {
 
     it('rejects a question without a prompt or a schema', async () => {
       const tm = createToolmark({ dev: false })
+      enableQuestions(tm)
       tm.confirmations.attachPresenter()
       const answers: unknown[] = []
       tm.register({
@@ -568,6 +639,7 @@ describe('ctx.ask', () => {
 
   it('infers the answer type from a Standard Schema', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     tm.register({
       name: 'typed',
@@ -614,6 +686,7 @@ describe('createTestToolmark with questions', () => {
 describe('answers to a JSON Schema question', () => {
   it('are checked for type, bounds, enum, required and unknown fields', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm, {
       type: 'object',

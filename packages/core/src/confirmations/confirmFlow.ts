@@ -1,6 +1,5 @@
 import type { Call } from '../call/call'
 import type { Confirmation, ConfirmationParts, GrantCheck, Verified } from './confirmation'
-import { declaresPath } from './grantPins'
 import type { InternalConfirmationStore } from './confirmationStore'
 import { approvalChallenge } from '../verification/approvalChallenge'
 import { isObject, isThenable, unref } from '../base/guards'
@@ -20,7 +19,7 @@ import type {
   ToolResult,
   VerificationRequest,
 } from '../types'
-import { prepareQuestion } from './question'
+import { questionSupport } from './questionSupport'
 import { validateInput, type Checked } from '../call/validateInput'
 
 /** What a confirmation shows, worked out in the call's slot when the call asks. */
@@ -88,6 +87,15 @@ export interface ConfirmFlow {
 }
 
 const WITHDRAWN_BY = 'policy' as const
+/** A grant asked of a registry nothing lent the grant code to. */
+const GRANTS_NOT_ENABLED = () =>
+  deepFreeze(
+    refuse(
+      'grant_not_allowed',
+      'This registry makes no grants: call enableGrants(tm) from @toolmark/core (<ConfirmDialog> and useConfirmations() do)',
+    ),
+  )
+
 /** Why a run's question or `ctx.confirm` ended when the last presenter went away. */
 const NO_PRESENTER = 'no_presenter'
 
@@ -300,34 +308,8 @@ export function createConfirmFlow(
     const { record, caller } = call
     const ceiling = internals.grantCeiling(record, caller)
     if (ceiling !== undefined) return { result: deepFreeze(refuse('grant_not_allowed', ceiling)) }
-    const bad = (path: string, message: string) => ({
-      result: deepFreeze(invalid([{ path, message }])),
-    })
-    if (!isObject(given)) return bad('grant', 'grant must be { for: "session" | { ms }, pins? }')
-    const lifetime = given.for
-    let ms: number | undefined
-    if (lifetime !== 'session') {
-      const n = isObject(lifetime) ? lifetime.ms : undefined
-      if (typeof n !== 'number' || !(n > 0) || !Number.isFinite(n)) {
-        return bad('grant.for', 'for must be "session" or { ms } with a positive number of ms')
-      }
-      ms = n
-    }
-    const pins = given.pins ?? []
-    if (!Array.isArray(pins)) return bad('grant.pins', 'pins must be a list of input paths')
-    const { input, inputSchema } = record.def
-    const schema = inputJsonSchema(input, inputSchema, undefined).schema
-    for (let i = 0; i < pins.length; i++) {
-      const pin: unknown = pins[i]
-      if (typeof pin !== 'string' || !declaresPath(schema, pin)) {
-        return bad(`grant.pins.${i}`, `${JSON.stringify(pin)} is not a path the input declares`)
-      }
-    }
-    return {
-      make: (value: unknown) =>
-        confirmations.grantList.add({ record, caller, pins: pins as string[], input: value, ms }) ??
-        deepFreeze(invalid([{ path: 'grant.pins', message: 'A pinned value cannot be compared' }])),
-    }
+    const list = confirmations.grantList
+    return list ? list.read(record, caller, given) : { result: GRANTS_NOT_ENABLED() }
   }
 
   /** What a call's confirmation does with an edited input, an approval and a grant. */
@@ -344,7 +326,7 @@ export function createConfirmFlow(
           result.status === 'cancelled' ||
           (result.status === 'refused' && result.code === 'stale')
         )
-        if (approval.grant !== undefined && !ran) confirmations.grantList.revoke(approval.grant)
+        if (approval.grant !== undefined && !ran) confirmations.grantList?.revoke(approval.grant)
         return result
       },
       grant: (given: unknown) => grantFor(call, given),
@@ -352,10 +334,12 @@ export function createConfirmFlow(
   }
 
   function granted(call: Call, value: unknown, prepared: Prepared) {
+    const list = confirmations.grantList
+    if (!list) return undefined
     const { record, caller } = call
     // The ceilings are read again: a policy changed since the grant was given wins.
     if (internals.grantCeiling(record, caller) !== undefined) return undefined
-    const grant = confirmations.grantList.use(record, caller, value)
+    const grant = list.use(record, caller, value)
     if (grant === undefined) return undefined
     const approval: Approval = deepFreeze({ by: 'grant', grant })
     const entry = makeEntry(call, value, prepared, internals.confirmMode(caller))
@@ -440,7 +424,23 @@ export function createConfirmFlow(
 
   async function question(call: Call, request: unknown): Promise<QuestionAnswer> {
     const { record } = call
-    const prepared = prepareQuestion(request, internals.converter)
+    const prepare = questionSupport.get(confirmations)
+    if (!prepare) {
+      // Nothing that draws questions lent their code: with no presenter that is the answer;
+      // with one of the app's own, it has to call enableQuestions (development says so).
+      if (call.abortedBy || call.phase !== 'running')
+        return { answered: false, reason: 'cancelled' }
+      if (!confirmations.hasPresenter() && call.hooks?.showsQuestions !== true) {
+        return { answered: false, reason: 'no_presenter' }
+      }
+      internals.misconfigured(
+        'question_invalid',
+        ['questions not enabled', record.name],
+        record.name,
+      )
+      return { answered: false, reason: 'invalid_question' }
+    }
+    const prepared = prepare(request, internals.converter)
     if ('problem' in prepared) {
       // Development throws here, so the run's `await ctx.ask(…)` rejects with the fix.
       const [detail, ...words] = prepared.problem
@@ -494,7 +494,7 @@ export function createConfirmFlow(
         if (c.call.record === record) c.withdraw(WITHDRAWN_BY)
       }
       // A grant dies with its tool: a tool registered again under the name is a new tool.
-      confirmations.grantList.retain((r) => r !== record)
+      confirmations.grantList?.retain((r) => r !== record)
     },
     withdraw() {
       const seen = confirmations.hasPresenter()
@@ -508,7 +508,7 @@ export function createConfirmFlow(
           c.withdraw(WITHDRAWN_BY)
         }
       }
-      confirmations.grantList.retain(
+      confirmations.grantList?.retain(
         (record, caller) =>
           !record.disposed && internals.grantCeiling(record, caller) === undefined,
       )

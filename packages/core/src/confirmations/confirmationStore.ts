@@ -6,10 +6,11 @@ import type {
   ConfirmationEntry,
   ConfirmationStore,
   ErrorEvent,
+  Grant,
   ToolResult,
 } from '../types'
 import { Confirmation, type ConfirmationHost, type ConfirmationParts } from './confirmation'
-import { createGrantList, type GrantList } from './grantList'
+import type { CreateGrantList, GrantList } from './grantList'
 
 /** The store plus what only the registry may do. */
 export interface InternalConfirmationStore extends ConfirmationStore {
@@ -18,9 +19,13 @@ export interface InternalConfirmationStore extends ConfirmationStore {
   add(parts: ConfirmationParts, announce: () => void): Confirmation
   /** The open confirmations, oldest first (a copy: ending one while iterating is safe). */
   open(): Confirmation[]
-  /** The grants people gave with their approvals. */
-  readonly grantList: GrantList
+  /** The grants people gave with their approvals, once `enableGrants` lent their code. */
+  readonly grantList: GrantList | undefined
+  /** Makes the grant list with the code `enableGrants` brings (once; later calls keep it). */
+  useGrants(create: CreateGrantList): void
 }
+
+const NO_GRANTS: readonly Grant[] = Object.freeze([])
 
 const EXPIRED = (): ToolResult =>
   deepFreeze(refuse('confirmation_expired', 'This confirmation is unknown, used or expired'))
@@ -90,8 +95,9 @@ export function createConfirmationStore(options: {
     changed,
   }
 
-  // A grant made, used or ended changes what presenters list; the entries' array stays the same.
-  const grantList = createGrantList({ clock, changed: () => listeners.notify() })
+  // Made by enableGrants. A grant made, used or ended changes what presenters list; the entries'
+  // array stays the same.
+  let grantList: GrantList | undefined
 
   const find = (id: unknown) => (typeof id === 'string' ? open.get(id) : undefined)
 
@@ -177,8 +183,8 @@ export function createConfirmationStore(options: {
         return { taken: result, result }
       })
     },
-    grants: grantList.list,
-    revokeGrant: (id) => grantList.revoke(id),
+    grants: () => grantList?.list() ?? NO_GRANTS,
+    revokeGrant: (id) => grantList?.revoke(id) ?? false,
     attachPresenter() {
       presenters++
       if (presenters === 1) options.onPresenterChange()
@@ -211,7 +217,12 @@ export function createConfirmationStore(options: {
       return confirmation
     },
     open: () => [...open.values()],
-    grantList,
+    get grantList() {
+      return grantList
+    },
+    useGrants(create) {
+      grantList ??= create({ clock, changed: () => listeners.notify() })
+    },
   }
   return store
 }

@@ -1,9 +1,12 @@
-import { deepFreeze } from '../call/results'
+import { deepFreeze, invalid } from '../call/results'
+import { isObject } from '../base/guards'
 import { randomId } from '../base/ids'
+import { inputJsonSchema } from '../schema/jsonSchema'
 import { redactValue } from '../redaction/redact'
 import type { ToolRecord } from '../registry/toolRecord'
 import type { Caller, Grant } from '../types'
-import { pinKey, valueAt } from './grantPins'
+import { declaresPath, pinKey, valueAt } from './grantPins'
+import type { GrantCheck } from './confirmation'
 
 /** One pinned path: its value's canonical key, for matching. */
 interface Pin {
@@ -44,6 +47,11 @@ export interface GrantList {
    * the same grant makes no second grant). `undefined` when a pinned value has no canonical form.
    */
   add(request: GrantRequest): string | undefined
+  /**
+   * Reads the grant asked with an approval of `record` by `caller` (past the ceilings): an
+   * `invalid` naming the option, or how to make it from the input that will run.
+   */
+  read(record: ToolRecord, caller: Caller, given: unknown): GrantCheck
   /** The live grant that covers this call, counted as used; `undefined` when none does. */
   use(record: ToolRecord, caller: Caller, input: unknown): string | undefined
   list(): readonly Grant[]
@@ -70,6 +78,13 @@ const view = (held: Held): Grant => {
 
 const samePins = (a: readonly Pin[], b: readonly Pin[]) =>
   a.length === b.length && a.every((pin, i) => pin.path === b[i].path && pin.key === b[i].key)
+
+/** What makes a grant list: `enableGrants` hands it to a registry's confirmation store. */
+export type CreateGrantList = typeof createGrantList
+
+const bad = (path: string, message: string) => ({
+  result: deepFreeze(invalid([{ path, message }])),
+})
 
 /**
  * The list of grants, the one owner of their lifetimes: made with an approval, used by calls,
@@ -117,7 +132,36 @@ export function createGrantList(options: {
     else schedule()
   }
 
-  return {
+  const list: GrantList = {
+    read(record, caller, given) {
+      if (!isObject(given)) return bad('grant', 'grant must be { for: "session" | { ms }, pins? }')
+      const lifetime = given.for
+      let ms: number | undefined
+      if (lifetime !== 'session') {
+        const n = isObject(lifetime) ? lifetime.ms : undefined
+        if (typeof n !== 'number' || !(n > 0) || !Number.isFinite(n)) {
+          return bad('grant.for', 'for must be "session" or { ms } with a positive number of ms')
+        }
+        ms = n
+      }
+      const pins = given.pins ?? []
+      if (!Array.isArray(pins)) return bad('grant.pins', 'pins must be a list of input paths')
+      const { input, inputSchema } = record.def
+      const schema = inputJsonSchema(input, inputSchema, undefined).schema
+      for (let i = 0; i < pins.length; i++) {
+        const pin: unknown = pins[i]
+        if (typeof pin !== 'string' || !declaresPath(schema, pin)) {
+          return bad(`grant.pins.${i}`, `${JSON.stringify(pin)} is not a path the input declares`)
+        }
+      }
+      return {
+        make: (value: unknown) =>
+          list.add({ record, caller, pins: pins as string[], input: value, ms }) ??
+          deepFreeze(
+            invalid([{ path: 'grant.pins', message: 'A pinned value cannot be compared' }]),
+          ),
+      }
+    },
     add({ record, caller, pins: paths, input, ms }) {
       const pins: Pin[] = []
       for (const path of [...new Set(paths)].sort()) {
@@ -194,4 +238,5 @@ export function createGrantList(options: {
       if (removed) publish()
     },
   }
+  return list
 }

@@ -1,4 +1,6 @@
 import { createToolmark } from '../registry/createToolmark'
+import { enableQuestions } from '../confirmations/enableQuestions'
+import { enableGrants } from '../confirmations/enableGrants'
 import { reportError } from '../events/reportError'
 import type {
   CallEvent,
@@ -71,6 +73,9 @@ export interface TestToolmark extends Toolmark {
 export function createTestToolmark(options: TestToolmarkOptions = {}): TestToolmark {
   const { answer: initial, ...rest } = options
   const tm = createToolmark(rest)
+  // A test registry answers questions and gives grants like a dialog would.
+  enableQuestions(tm)
+  enableGrants(tm)
   const calls: CallEvent[] = []
   const results: ResultEvent[] = []
   const confirmations: ConfirmEvent[] = []

@@ -1,5 +1,7 @@
 import type { ConfirmationEntry, Toolmark, ToolResult } from '../types'
 import { RECORDING_VERSION, type RecordedLine } from './recordSession'
+import { enableQuestions } from '../confirmations/enableQuestions'
+import { enableGrants } from '../confirmations/enableGrants'
 
 /** Options of `replaySession`. */
 export interface ReplayOptions {
@@ -222,6 +224,9 @@ export async function replaySession(
     }),
     tm.subscribe(poke),
   ]
+  // The recording's answers are given to the page's questions, and its grants given again.
+  enableQuestions(tm)
+  enableGrants(tm)
   const detachPresenter = tm.confirmations.attachPresenter()
 
   /** Resolves with `read()` once it is defined, or undefined after the timeout. */

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import {
   createToolmark,
+  enableQuestions,
   ok,
   type ErrorEvent,
   type ToolResult,
@@ -204,6 +205,7 @@ describe('createActivityStore', () => {
 
   it('does not take a question for an approval: the call runs on and ends with its own result', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.confirmations.attachPresenter()
     tm.register({
       name: 'file',

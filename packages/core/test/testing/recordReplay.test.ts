@@ -1,10 +1,18 @@
 import { z } from 'zod'
-import { createToolmark, ok, refuse, type Toolmark } from '../../src/index'
+import {
+  createToolmark,
+  enableGrants,
+  enableQuestions,
+  ok,
+  refuse,
+  type Toolmark,
+} from '../../src/index'
 import { recordSession, replaySession, ReplayError } from '../../src/testing'
 
 /** A small helpdesk: search, close (consequential), and a login whose password is sensitive. */
 function helpdesk(options: { closeFails?: boolean; title?: string } = {}): Toolmark {
   const tm = createToolmark()
+  enableQuestions(tm)
   const tickets = [
     { id: 1, title: options.title ?? 'Printer jammed', status: 'open' },
     { id: 2, title: 'VPN drops', status: 'open' },
@@ -153,6 +161,7 @@ describe('replaySession', () => {
   it('replays overlapping calls overlapping, and waits for a result a later call followed', async () => {
     const build = () => {
       const tm = createToolmark()
+      enableQuestions(tm)
       let open!: () => void
       const gate = new Promise<void>((r) => (open = r))
       // `wait` finishes only once `open` has been called: a replay that ran them one after the
@@ -244,6 +253,7 @@ describe('recording grants', () => {
       await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
     }
     const tm = helpdesk()
+    enableGrants(tm)
     const recording = recordSession(tm)
     await play(tm)
     recording.stop()
@@ -277,6 +287,7 @@ describe('recordSession with a question', () => {
   /** A page whose tool asks which priority to file with, and files it. */
   function asking(): Toolmark {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.register({
       name: 'tickets.file',
       description: 'Files a ticket, asking for its priority',
