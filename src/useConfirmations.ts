@@ -111,10 +111,10 @@ export function useConfirmationsFor(
   const grants = useSyncExternalStore(source.subscribe, source.getGrants, getServerGrants)
 
   useEffect(() => {
-    if (!presenter) return
-    // A presenter draws the runs' questions and offers grants, so it brings their code.
+    // What answers confirmations draws the runs' questions and gives grants: it brings their code.
     enableQuestions(tm)
     enableGrants(tm)
+    if (!presenter) return
     return store.attachPresenter()
   }, [tm, store, presenter])
 

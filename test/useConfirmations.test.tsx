@@ -248,3 +248,62 @@ describe('useConfirmations', () => {
     expect(before).toHaveLength(1)
   })
 })
+
+describe('useConfirmations brings what it answers', () => {
+  function GrantingList() {
+    const { items, approve } = useConfirmations({ presenter: false })
+    return (
+      <ul>
+        {items.map((item) => (
+          <li key={item.id}>
+            <button onClick={() => approve(item.id, { grant: { for: 'session' } })}>
+              Allow {item.summary}
+            </button>
+          </li>
+        ))}
+      </ul>
+    )
+  }
+
+  it('gives grants, even as a list that is not the presenter', async () => {
+    const tm = createToolmark()
+    const closed: number[] = []
+    registerClose(tm, closed)
+    render(
+      <ToolProvider toolmark={tm}>
+        <GrantingList />
+      </ToolProvider>,
+    )
+    await act(() => tm.call('tickets.close', { id: 1 }, { caller: 'inapp' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Allow Close ticket #1' }))
+    await flush()
+    expect(closed).toEqual([1])
+    expect(tm.confirmations.grants()).toHaveLength(1)
+    expect(await act(() => tm.call('tickets.close', { id: 2 }, { caller: 'inapp' }))).toEqual({
+      status: 'ok',
+      data: { closed: 2 },
+    })
+  })
+
+  it('lets runs ask questions while it presents', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'tickets.file',
+      description: 'Files a ticket',
+      run: async (_input, ctx) => {
+        const answer = await ctx.ask({ prompt: 'Which floor?', schema: z.number().int() })
+        return ok(answer)
+      },
+    })
+    render(
+      <ToolProvider toolmark={tm}>
+        <Pending />
+      </ToolProvider>,
+    )
+    const filing = tm.call('tickets.file', {}, { caller: 'webmcp' })
+    await flush()
+    expect(screen.getByRole('listitem')).toHaveTextContent('Which floor? (webmcp)')
+    await act(() => tm.confirmations.answer(tm.confirmations.list()[0].id, 4))
+    expect(await filing).toEqual({ status: 'ok', data: { answered: true, value: 4 } })
+  })
+})
