@@ -38,6 +38,11 @@ const FORMS = [
   'the forms code',
 ]
 const THEME = [/@toolmark\/react\/dist\/theme\//, 'the theme']
+// Opt-in by import: what draws questions or gives grants brings their code (enableQuestions,
+// enableGrants), and a verifier brings its WebAuthn checks (@toolmark/core/passkey).
+const QUESTIONS = [/@toolmark\/core\/dist\/confirmations\/question\.js$/, 'the question code']
+const GRANTS = [/@toolmark\/core\/dist\/confirmations\/grant(List|Pins)\.js$/, 'the grant code']
+const WEBAUTHN = [/@toolmark\/core\/dist\/verification\/checkAssertion\.js$/, 'the WebAuthn checks']
 const WIZARD = [
   /@toolmark\/(core\/dist\/forms\/(createWizardTools|combineSteps|formSteps)|react\/dist\/rhf\/(useWizardTool|wizardRegistration))\.js$/,
   'the wizard (steps) code',
@@ -54,7 +59,7 @@ const SCENARIOS = [
     id: 'core',
     label: 'core alone',
     code: `export { createToolmark, ok, invalid, refuse, cancelled, errorResult } from '@toolmark/core'`,
-    forbid: [FORMS, ACTIVITY],
+    forbid: [FORMS, ACTIVITY, QUESTIONS, GRANTS, WEBAUTHN],
   },
   {
     id: 'provider-useTool',
@@ -62,7 +67,7 @@ const SCENARIOS = [
     goal: 16,
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool } from '@toolmark/react'`,
-    forbid: [DIALOG, DEVTOOLS, ACTIVITY, FORMS, THEME],
+    forbid: [DIALOG, DEVTOOLS, ACTIVITY, FORMS, THEME, QUESTIONS, GRANTS, WEBAUTHN],
   },
   {
     id: 'typical',
