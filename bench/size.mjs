@@ -10,8 +10,9 @@
 // TanStack Query and the AI SDK external (the app has them anyway), and gzipped at level 9. The
 // run fails when a figure grows more than 1 % over the one recorded in bench/size.json, or when a
 // bundle holds a module its import must not reach (the `forbid` rules, read from the bundler's
-// metafile). Goals not met and `pending` rules (modules an import should not reach but still
-// does) are printed on every run without failing it.
+// metafile), or misses a module it must bring (the `require` rules). Goals not met and `pending`
+// rules (modules an import should not reach but still does) are printed on every run without
+// failing it.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -47,13 +48,19 @@ const WIZARD = [
   /@toolmark\/(core\/dist\/forms\/(createWizardTools|combineSteps|formSteps)|react\/dist\/rhf\/(useWizardTool|wizardRegistration))\.js$/,
   'the wizard (steps) code',
 ]
-const LOOKUP = [/@toolmark\/core\/dist\/forms\/optionsTool\.js$/, 'the options lookup code']
+const LOOKUP = [
+  /@toolmark\/core\/dist\/forms\/(optionsTool|optionLookups)\.js$/,
+  'the options lookup code',
+]
 const STYLESHEET = [
   /@toolmark\/react\/dist\/(confirm-dialog\/confirmDialogStyles|theme\/themeTokens)\.js$/,
   'the dialog stylesheet',
 ]
 
-/** Each figure: what an app imports, its goal (kB, min + gzip) and what it must not reach. */
+/**
+ * Each figure: what an app imports, its goal (kB, min + gzip), what it must not reach and what it
+ * must bring.
+ */
 const SCENARIOS = [
   {
     id: 'core',
@@ -77,10 +84,17 @@ export { ToolProvider, useTool } from '@toolmark/react'`,
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'`,
+    // A form without steps or lookups: formSteps() and optionLookups() bring that code.
+    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP],
+  },
+  {
+    id: 'forms-all',
+    label: 'typical, useFormTool with formSteps + optionLookups',
+    code: `export { createToolmark, ok } from '@toolmark/core'
+export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
+export { useFormTool, formSteps, optionLookups } from '@toolmark/react/rhf'`,
     forbid: [DEVTOOLS, ACTIVITY],
-    // Not yet: `useFormTool` reaches the wizard and lookup code whether or not a form has steps
-    // or options (reported on every run, not failed; see docs/performance.md).
-    pending: [WIZARD, LOOKUP],
+    require: [WIZARD, LOOKUP],
   },
   {
     id: 'unstyled-dialog',
@@ -107,8 +121,7 @@ export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'
 export { bridge, createInPageChannel } from '@toolmark/core/bridge'
 export { createPageClient, pageTools } from '@toolmark/core/agent'`,
-    forbid: [DEVTOOLS, ACTIVITY],
-    pending: [WIZARD, LOOKUP],
+    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP],
   },
   {
     id: 'query',
@@ -270,6 +283,9 @@ try {
       const found = reaching(rule)
       if (found.length > 0) problems.push(`${label} brings ${rule[1]}: ${found.join(', ')}`)
     }
+    for (const rule of run.require ?? []) {
+      if (reaching(rule).length === 0) problems.push(`${label} does not bring ${rule[1]}`)
+    }
     for (const rule of run.pending ?? []) {
       const found = reaching(rule)
       if (found.length > 0) notYet.push(`${label} still brings ${rule[1]}: ${found.join(', ')}`)
@@ -328,7 +344,7 @@ try {
     const within = `every figure is within ${TOLERANCE * 100} % of bench/size.json`
     console.log(
       notYet.length > 0
-        ? `\nThe gate passed: ${within} and no import reaches a forbidden module; goals not met are listed above.`
+        ? `\nThe gate passed: ${within} and no import reaches a forbidden module or misses a required one; goals not met are listed above.`
         : `\nEvery goal is met and ${within}.`,
     )
   }

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { createToolmark } from '@toolmark/core'
 import type { ConfirmEvent, Toolmark, ToolResult } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
-import { useFormTool, useWizardTool } from '@toolmark/react/rhf'
+import { optionLookups, useFormTool, useWizardTool } from '@toolmark/react/rhf'
 import { ready } from './toolReady'
 
 const people = [
@@ -50,10 +50,10 @@ function TicketForm() {
     schema: ticketSchema,
     onSubmit: save,
     submitSummary: (values) => `Create the ticket “${values.title}”`,
-    options: {
+    options: optionLookups({
       assignee: async ({ query }) =>
         people.filter((p) => p.title.toLowerCase().includes(query.toLowerCase())),
-    },
+    }),
   })
   return (
     <form

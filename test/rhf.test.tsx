@@ -1,15 +1,15 @@
-import { StrictMode, useState } from 'react'
+import { Component, StrictMode, useState, type ReactNode } from 'react'
 import { act, render, screen, fireEvent } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { Controller, useFieldArray, useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { createToolmark, REDACTED } from '@toolmark/core'
-import type { ToolResult, Toolmark } from '@toolmark/core'
+import type { ErrorEvent, ToolResult, Toolmark } from '@toolmark/core'
 import { ToolProvider, ToolScope } from '@toolmark/react'
 import * as rhf from '@toolmark/react/rhf'
-import { useFormTool } from '@toolmark/react/rhf'
-import type { FormOptionsLookup } from '@toolmark/react/rhf'
+import { formSteps, optionLookups, useFormTool } from '@toolmark/react/rhf'
+import type { OptionLookups } from '@toolmark/react/rhf'
 
 const schema = z.object({
   title: z.string().min(1, 'Give the ticket a title'),
@@ -37,7 +37,7 @@ const defaults: Input = {
 
 interface TicketFormProps {
   onSubmit?: (values: Output) => unknown
-  options?: Record<string, FormOptionsLookup>
+  options?: OptionLookups
   onRender?: () => void
   toolmark?: Toolmark
 }
@@ -133,8 +133,13 @@ function callIds(tm: Toolmark) {
 }
 
 describe('useFormTool', () => {
-  it('is exported with useWizardTool, the only runtime exports of @toolmark/react/rhf', () => {
-    expect(Object.keys(rhf).sort()).toEqual(['useFormTool', 'useWizardTool'])
+  it('is exported with useWizardTool, formSteps and optionLookups, the only runtime exports of @toolmark/react/rhf', () => {
+    expect(Object.keys(rhf).sort()).toEqual([
+      'formSteps',
+      'optionLookups',
+      'useFormTool',
+      'useWizardTool',
+    ])
   })
 
   it('names changed fields in the confirmation as a person reads them, radio groups by their legend', async () => {
@@ -561,13 +566,13 @@ describe('useFormTool', () => {
     const second = lookup('Ada')
     const { rerender } = render(
       <StrictMode>
-        <TicketForm toolmark={tm} options={{ 'customer.name': first }} />
+        <TicketForm toolmark={tm} options={optionLookups({ 'customer.name': first })} />
       </StrictMode>,
     )
     await flush()
     rerender(
       <StrictMode>
-        <TicketForm toolmark={tm} options={{ 'customer.name': second }} />
+        <TicketForm toolmark={tm} options={optionLookups({ 'customer.name': second })} />
       </StrictMode>,
     )
 
@@ -841,11 +846,11 @@ function AccessWizard({
     description: 'The access-request wizard.',
     schema: accessSchema,
     onSubmit,
-    steps: [
+    steps: formSteps([
       { id: 'who', title: 'Who', fields: ['email', 'password'] },
       { id: 'system', title: 'System', fields: ['system'] },
       { id: 'why', title: 'Why', fields: ['reason'] },
-    ],
+    ]),
     sensitive: ['password'],
     onStepChange,
     toolmark: tm,
@@ -1247,7 +1252,7 @@ describe('useWizardTool options and secrets', () => {
           id: 'team',
           form: team,
           schema: teamSchema,
-          options: { team: () => teams.map((t) => ({ value: t, title: t })) },
+          options: optionLookups({ team: () => teams.map((t) => ({ value: t, title: t })) }),
         },
       ],
       onSubmit: (values) => values,
@@ -1283,5 +1288,185 @@ describe('useWizardTool options and secrets', () => {
       data: { login: { user: 'ana', pin: REDACTED }, team: { team: '' } },
     })
     expect(screen.getByLabelText('User')).toHaveValue('ana')
+  })
+})
+
+describe('useFormTool and useWizardTool with formSteps and optionLookups', () => {
+  const accessSchema = z.object({ email: z.string(), manager: z.string(), reason: z.string() })
+  type Access = z.infer<typeof accessSchema>
+
+  /** Declares its steps and lookups inline, as an app would; `plain` passes them undressed. */
+  function Access({ tm, plain }: { tm: Toolmark; plain?: 'steps' | 'options' }) {
+    const form = useForm<Access>({
+      resolver: zodResolver(accessSchema),
+      defaultValues: { email: '', manager: '', reason: '' },
+    })
+    const declared = [
+      { id: 'who', title: 'Who', fields: ['email', 'manager'] },
+      { id: 'why', title: 'Why', fields: ['reason'] },
+    ]
+    const lookups = { manager: () => [{ value: 'u1', title: 'Ana' }] }
+    const { step } = useFormTool(form, {
+      name: 'access',
+      description: 'The access-request wizard.',
+      schema: accessSchema,
+      onSubmit: (values) => values,
+      steps: plain === 'steps' ? (declared as never) : formSteps(declared),
+      options: plain === 'options' ? (lookups as never) : optionLookups(lookups),
+      toolmark: tm,
+    })
+    return <p>Step: {step}</p>
+  }
+
+  /** Shows what a hook threw, as an app's error boundary would. */
+  class Caught extends Component<{ children: ReactNode }, { error?: Error }> {
+    override state: { error?: Error } = {}
+    static getDerivedStateFromError(error: Error) {
+      return { error }
+    }
+    override render() {
+      return this.state.error ? <p role="alert">{this.state.error.message}</p> : this.props.children
+    }
+  }
+
+  it('serves a form with both: lookups at the step path, the step follows the fill, inline declarations register once', async () => {
+    const tm = createToolmark()
+    const register = vi.spyOn(tm, 'register')
+    const { rerender } = render(
+      <StrictMode>
+        <Access tm={tm} />
+      </StrictMode>,
+    )
+    await flush()
+    const registrations = register.mock.calls.length
+    rerender(
+      <StrictMode>
+        <Access tm={tm} />
+      </StrictMode>,
+    )
+    await flush()
+
+    const found = await call(tm, 'access.options', { field: 'who.manager', query: 'a' })
+    await call(tm, 'access.fill', {
+      values: { who: { email: 'ana@example.com', manager: 'u1' }, why: { reason: '' } },
+    })
+
+    expect(register.mock.calls.length).toBe(registrations)
+    expect(found).toEqual({
+      status: 'ok',
+      data: { field: 'who.manager', options: [{ value: 'u1', title: 'Ana' }], more: false },
+    })
+    expect(screen.getByText('Step: why')).toBeInTheDocument()
+  })
+
+  it('throws the fix in development when steps are a plain list', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const tm = createToolmark({ dev: true })
+
+    render(
+      <Caught>
+        <Access tm={tm} plain="steps" />
+      </Caught>,
+    )
+    await flush()
+
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      `[toolmark] useFormTool("access"): steps must come from formSteps([...]) (import { formSteps } from '@toolmark/react/rhf')`,
+    )
+    expect(tm.manifest().tools).toEqual([])
+  })
+
+  it('throws the fix in development when options are a plain object', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const tm = createToolmark({ dev: true })
+
+    render(
+      <Caught>
+        <Access tm={tm} plain="options" />
+      </Caught>,
+    )
+    await flush()
+
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      `[toolmark] useFormTool("access"): options must come from optionLookups({ field: lookup }) (import { optionLookups } from '@toolmark/react/rhf')`,
+    )
+    expect(tm.manifest().tools).toEqual([])
+  })
+
+  describe('in a production build', () => {
+    beforeEach(() => {
+      vi.stubEnv('NODE_ENV', 'production')
+    })
+    afterEach(() => {
+      vi.unstubAllEnvs()
+    })
+
+    it('reports plain steps as invalid_form and registers nothing', async () => {
+      const tm = createToolmark()
+      const errors: ErrorEvent[] = []
+      tm.events.on('error', (e) => errors.push(e))
+
+      render(
+        <StrictMode>
+          <Access tm={tm} plain="steps" />
+        </StrictMode>,
+      )
+      await flush()
+
+      expect(errors[0]).toEqual({
+        code: 'invalid_form',
+        message: 'useFormTool("access"): plain steps',
+      })
+      expect(tm.manifest().tools).toEqual([])
+      expect(screen.getByText('Step:')).toBeInTheDocument()
+    })
+
+    it('reports plain options as invalid_form and registers nothing', async () => {
+      const tm = createToolmark()
+      const errors: ErrorEvent[] = []
+      tm.events.on('error', (e) => errors.push(e))
+
+      render(<Access tm={tm} plain="options" />)
+      await flush()
+
+      expect(errors).toEqual([
+        { code: 'invalid_form', message: 'useFormTool("access"): plain lookups' },
+      ])
+      expect(tm.manifest().tools).toEqual([])
+    })
+
+    it('reports a wizard step’s plain options as invalid_form and registers nothing', async () => {
+      const tm = createToolmark()
+      const errors: ErrorEvent[] = []
+      tm.events.on('error', (e) => errors.push(e))
+      function Join() {
+        const login = useForm({ defaultValues: { user: '' } })
+        const team = useForm({ defaultValues: { team: '' } })
+        rhf.useWizardTool({
+          name: 'join',
+          description: 'Joins a team.',
+          steps: [
+            { id: 'login', form: login, schema: z.object({ user: z.string() }) },
+            {
+              id: 'team',
+              form: team,
+              schema: z.object({ team: z.string() }),
+              options: { team: () => [] } as never,
+            },
+          ],
+          onSubmit: (values) => values,
+          toolmark: tm,
+        })
+        return null
+      }
+
+      render(<Join />)
+      await flush()
+
+      expect(errors).toEqual([
+        { code: 'invalid_form', message: 'useWizardTool("join"): step plain lookups: team' },
+      ])
+      expect(tm.manifest().tools).toEqual([])
+    })
   })
 })

@@ -1,16 +1,21 @@
 import type { FieldValues } from 'react-hook-form'
 import type { Toolmark } from '@toolmark/core'
 import { createFormTools } from '@toolmark/core/forms'
-import type { FormMemory, FormStep } from '@toolmark/core/forms'
+import type { FormMemory } from '@toolmark/core/forms'
 import { latestSchema, sameSchema, sensitiveKey } from '@toolmark/core/observers'
 import type { RegistrationRules } from '@toolmark/core/observers'
 import type { ScopeSlot } from '../ScopeContext'
 import {
   hintsFrom,
   comparableHints,
+  declaredLookups,
+  declaredSteps,
   latestLookups,
   optionFields,
+  plainDeclaration,
+  refusePlain,
   warnWithoutResolver,
+  withLookups,
   type AnyForm,
 } from './registrationParts'
 import { createRhfAdapter } from './rhfAdapter'
@@ -29,7 +34,7 @@ export interface FormDeclaration {
 
 /** A wizard's steps by value: inline step lists do not register again. */
 const stepsOf = (options: FormDeclaration['options']) =>
-  options.steps ? JSON.stringify(options.steps) : ''
+  JSON.stringify(declaredSteps(options.steps) ?? null)
 
 /**
  * Whether the form's tools must be registered again: what agents see changed (names, texts,
@@ -53,7 +58,8 @@ function formToolsChanged(registered: FormDeclaration, next: FormDeclaration): b
     a.title !== b.title ||
     !sameSchema(a.schema, b.schema, 'input') ||
     sensitiveKey(a.sensitive) !== sensitiveKey(b.sensitive) ||
-    optionFields(a.options).join('\n') !== optionFields(b.options).join('\n') ||
+    optionFields(declaredLookups(a.options)).join('\n') !==
+      optionFields(declaredLookups(b.options)).join('\n') ||
     comparableHints(a.hints) !== comparableHints(b.hints) ||
     stepsOf(a) !== stepsOf(b) ||
     JSON.stringify(a.files ?? {}) !== JSON.stringify(b.files ?? {}) ||
@@ -69,6 +75,8 @@ function registerRhfFormTools(
   const latest = () => registration.current
   const { toolmark: tm, scope, form, memory, options } = declaration
   const { name } = options
+  const plain = plainDeclaration(options.steps, options.options)
+  if (plain) return refusePlain(tm, 'useFormTool', name, plain)
   const adapter = createRhfAdapter(
     () => latest().form,
     (values) => latest().options.onSubmit(values),
@@ -81,8 +89,8 @@ function registerRhfFormTools(
       'against the schema. Pass the same schema to useForm({ resolver: zodResolver(schema) }).',
   )
   const lookups = latestLookups(
-    optionFields(options.options),
-    (field) => latest().options.options?.[field],
+    optionFields(declaredLookups(options.options)),
+    (field) => declaredLookups(latest().options.options)?.[field],
     (field) => field,
   )
   return createFormTools(tm, adapter, {
@@ -92,7 +100,7 @@ function registerRhfFormTools(
     schema: latestSchema(options.schema, () => latest().options.schema),
     sensitive: options.sensitive ? [...options.sensitive] : [],
     ...(options.files ? { files: JSON.parse(JSON.stringify(options.files)) } : {}),
-    options: lookups,
+    ...(options.options ? { options: withLookups(options.options, lookups) } : {}),
     submitSummary:
       typeof options.submitSummary === 'function'
         ? (values) => latest().options.submitSummary!(values as FieldValues)
@@ -102,7 +110,8 @@ function registerRhfFormTools(
     memory,
     ...(options.steps
       ? {
-          steps: JSON.parse(stepsOf(options)) as FormStep[],
+          // Frozen by formSteps(): what was compared is what is registered.
+          steps: options.steps,
           // Follows the agent: shows the step a fill leads to, then tells the app.
           onStepChange: (id: string) => {
             latest().setStep(id)

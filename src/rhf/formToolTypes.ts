@@ -1,12 +1,7 @@
 import type { FieldValues } from 'react-hook-form'
 import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
 import type { FormProvenanceResult } from '../useFormProvenance'
-import type {
-  FileFieldRules,
-  FormOptionsLookup,
-  FormStep,
-  FormToolNames,
-} from '@toolmark/core/forms'
+import type { FileFieldRules, FormSteps, FormToolNames, OptionLookups } from '@toolmark/core/forms'
 
 /** Options of `useFormTool`. */
 export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransformedValues> {
@@ -25,8 +20,11 @@ export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransform
    * Password, one-time-code and card inputs are found on their own.
    */
   sensitive?: readonly string[]
-  /** Fields whose allowed values agents can look up with `<name>.options`. */
-  options?: Readonly<Record<string, FormOptionsLookup>>
+  /**
+   * Fields whose allowed values agents can look up with `<name>.options`:
+   * `optionLookups({ assignee: ({ query, signal }) => … })`.
+   */
+  options?: OptionLookups
   /**
    * File fields, by path, with their rules (`{ attachment: { accept: 'image/*', maxBytes: 5e6 } }`):
    * fills take `{ ref }` or `{ url }` for them, as `createToolmark({ files })` allows. A
@@ -40,11 +38,11 @@ export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransform
   /** The registry to use instead of the nearest `<ToolProvider>`'s. */
   toolmark?: Toolmark
   /**
-   * Serves the form as a wizard: the fields each step shows (every field in one step). One fill
-   * then takes every step's values at once, keyed by step id: `{ values: { who: { email } } }`.
-   * Render the returned `step`; it follows the agent.
+   * Serves the form as a wizard, `formSteps([{ id, title?, fields }])`: the fields each step shows
+   * (every field in one step). One fill then takes every step's values at once, keyed by step id:
+   * `{ values: { who: { email } } }`. Render the returned `step`; it follows the agent.
    */
-  steps?: readonly FormStep[]
+  steps?: FormSteps
   /**
    * Called when a fill, an undo or an invalid submit moves a wizard to another step (the first
    * with an issue, else the last), for apps that keep the step elsewhere (a route).

@@ -1,6 +1,7 @@
 'use client'
 export { useFormTool } from './useFormTool'
 export { useWizardTool } from './useWizardTool'
+export { formSteps, optionLookups } from '@toolmark/core/forms'
 export type { UseFormToolOptions, UseFormToolResult } from './useFormTool'
 export type { UseWizardToolOptions, UseWizardToolStep } from './useWizardTool'
 export type {
@@ -15,7 +16,9 @@ export type {
   FormStateResult,
   FormStep,
   FormStepState,
+  FormSteps,
   FormToolNames,
+  OptionLookups,
   RevertFieldOutcome,
   SkippedField,
 } from '@toolmark/core/forms'

@@ -1,6 +1,6 @@
 import type { FieldValues, UseFormReturn } from 'react-hook-form'
-import type { ToolHints, Toolmark } from '@toolmark/core'
-import type { FormOptionsLookup } from '@toolmark/core/forms'
+import { reportError, type ToolHints, type Toolmark } from '@toolmark/core'
+import type { FormOptionsLookup, FormStep, OptionLookups } from '@toolmark/core/forms'
 import { hintsKey, keyToHints } from '@toolmark/core/observers'
 
 // What `useFormTool` and `useWizardTool` both register with: the rules differ, these parts do not.
@@ -10,7 +10,7 @@ export type AnyForm = UseFormReturn<FieldValues, any, any>
 type Lookups = Readonly<Record<string, FormOptionsLookup>> | undefined
 
 // Bundlers replace `process.env.NODE_ENV` with a string literal, so production builds drop the
-// development warning below; declared here so the kit does not depend on Node's types.
+// development texts below; declared here so the kit does not depend on Node's types.
 declare const process: { env: { NODE_ENV?: string } }
 
 /** The fields that have an options lookup, sorted. */
@@ -18,6 +18,70 @@ export const optionFields = (lookups: Lookups): string[] =>
   Object.keys(lookups ?? {})
     .filter((field) => typeof lookups?.[field] === 'function')
     .sort()
+
+const made = (value: unknown, kind: string) =>
+  typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind
+
+/** The steps of `formSteps([...])`; `undefined` without, or for a plain list (refused on register). */
+export function declaredSteps(steps: unknown): readonly FormStep[] | undefined {
+  const list = made(steps, 'formSteps') ? (steps as { steps: unknown }).steps : undefined
+  return Array.isArray(list) ? list : undefined
+}
+
+/** The lookups of `optionLookups({...})`; `undefined` without, or for a plain map (refused on register). */
+export const declaredLookups = (options: unknown): Lookups =>
+  made(options, 'optionLookups') ? (options as OptionLookups).lookups : undefined
+
+/**
+ * Which of a hook's `steps` and `options` (or a wizard step's `options`) is a plain list or map
+ * where `formSteps([...])` or `optionLookups({...})` belongs; `undefined` when neither.
+ */
+export function plainDeclaration(
+  steps: unknown,
+  options: unknown,
+): 'steps' | 'options' | undefined {
+  if (steps !== undefined && !made(steps, 'formSteps')) return 'steps'
+  if (options !== undefined && !made(options, 'optionLookups')) return 'options'
+  return undefined
+}
+
+/**
+ * Refuses a plain `steps` or `options` (see `plainDeclaration`): development throws with the fix;
+ * production reports `invalid_form` with the short phrase core's forms use and registers nothing.
+ */
+export function refusePlain(
+  tm: Toolmark,
+  api: string,
+  name: string,
+  what: 'steps' | 'options',
+  step?: string,
+): { dispose(): void } {
+  const at = step === undefined ? '' : `step "${step}": `
+  let problem: string
+  if (process.env.NODE_ENV === 'production') {
+    problem =
+      what === 'steps' ? 'plain steps' : at ? `step plain lookups: ${step}` : 'plain lookups'
+  } else {
+    const from = (helper: string) => `(import { ${helper} } from '@toolmark/react/rhf')`
+    problem =
+      what === 'steps'
+        ? `steps must come from formSteps([...]) ${from('formSteps')}`
+        : `${at}options must come from optionLookups({ field: lookup }) ${from('optionLookups')}`
+  }
+  const message = `${api}("${name}"): ${problem}`
+  if (tm.dev) throw new Error(`[toolmark] ${message}`)
+  reportError(tm, { code: 'invalid_form', message })
+  return { dispose() {} }
+}
+
+/**
+ * The same lookup code as `declared` (carried under a symbol the spread copies) with other
+ * lookups: the hooks hand core functions that call the latest declaration's.
+ */
+export const withLookups = (
+  declared: OptionLookups,
+  lookups: Readonly<Record<string, FormOptionsLookup>>,
+): OptionLookups => Object.freeze({ ...declared, lookups: Object.freeze({ ...lookups }) })
 
 /**
  * One lookup per field that calls the latest declaration's function for it (`latest(field)`), so

@@ -7,6 +7,7 @@ import { useResolvedToolmark } from '../ToolmarkContext'
 import { ScopeContext, joinScopePath } from '../ScopeContext'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 import { FORM_RULES, type FormDeclaration } from './formRegistration'
+import { declaredLookups, declaredSteps, optionFields } from './registrationParts'
 import { useFormToolResult } from './useFormToolResult'
 import { useFormProvenance } from '../useFormProvenance'
 import type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
@@ -17,8 +18,10 @@ export type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
  * Serves a react-hook-form form to agents while the component is mounted: `<name>.fill` writes
  * fields and returns what changed (never what the user typed, unless told to overwrite; undoable
  * with `tm.undo(callId)`), `<name>.submit` submits after a person confirms, `<name>.state` reads
- * the form, and `<name>.options` looks up allowed values when `options` are given. Secrets are
- * masked everywhere but in the form itself. `onSubmit` and lookups always see the latest props.
+ * the form, and `<name>.options` looks up allowed values when `options` are given
+ * (`optionLookups({...})`). Secrets are masked everywhere but in the form itself. `onSubmit` and
+ * lookups always see the latest props. `formSteps` and `optionLookups` bring the wizard and the
+ * lookup code: a form without them does not bundle it.
  *
  * @example
  * ```tsx
@@ -48,10 +51,10 @@ export type { UseFormToolOptions, UseFormToolResult } from './formToolTypes'
  *   description: 'The access-request wizard.',
  *   schema: accessSchema,
  *   onSubmit: save,
- *   steps: [
+ *   steps: formSteps([
  *     { id: 'who', title: 'Who', fields: ['email', 'name'] },
  *     { id: 'why', title: 'Why', fields: ['reason'] },
- *   ],
+ *   ]),
  * })
  * // An agent: tm.call('access.fill', { values: { who: { email: 'ana@example.com' }, why: { reason: 'Audit' } } })
  * ```
@@ -80,7 +83,8 @@ export function useFormTool<
   // One memory per form: what the agent wrote and which fields are secret outlive re-registering.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- a new form gets a new memory
   const memory = useMemo(() => createFormMemory(), [control])
-  const [step, setStep] = useState(() => options.steps?.[0]?.id)
+  const steps = declaredSteps(options.steps)
+  const [step, setStep] = useState(() => steps?.[0]?.id)
 
   const declaration = {
     toolmark,
@@ -99,12 +103,12 @@ export function useFormTool<
   useEffect(() => registration.start(), [registration])
 
   const base = joinScopePath(scope?.path ?? '', options.name)
-  const hasOptions = Object.values(options.options ?? {}).some((v) => typeof v === 'function')
+  const hasOptions = optionFields(declaredLookups(options.options)).length > 0
   const provenance = useFormProvenance(memory)
   return useFormToolResult(
     base,
     hasOptions,
-    options.steps?.map((s) => s.id),
+    steps?.map((s) => s.id),
     step,
     setStep,
     provenance,

@@ -9,6 +9,7 @@ import type { UseFormToolResult } from './formToolTypes'
 import { useFormToolResult } from './useFormToolResult'
 import { useFormProvenance } from '../useFormProvenance'
 import { WIZARD_RULES, type WizardDeclaration } from './wizardRegistration'
+import { declaredLookups, optionFields } from './registrationParts'
 import type { UseWizardToolOptions } from './wizardToolTypes'
 
 export type { UseWizardToolOptions, UseWizardToolStep } from './wizardToolTypes'
@@ -29,7 +30,9 @@ function useSameItems<T>(items: T[]): T[] {
  * `<name>.fill` takes every step's values at once (all or nothing across steps),
  * `<name>.state` tells which steps are complete, `<name>.submit` validates every step, shows the
  * whole submission to a person and calls `onSubmit` with each step's values under its id.
- * Returns the tools' names and the step to show, which follows the agent's fills.
+ * Returns the tools' names and the step to show, which follows the agent's fills. The steps are
+ * a plain list (this hook is the wizard code); a step's lookups come from `optionLookups({...})`,
+ * as a form's do.
  *
  * @example
  * ```tsx
@@ -41,7 +44,13 @@ function useSameItems<T>(items: T[]): T[] {
  *     title: 'Request access',
  *     description: 'The access-request wizard: who needs access, and to which system.',
  *     steps: [
- *       { id: 'who', title: 'Who', form: who, schema: whoSchema },
+ *       {
+ *         id: 'who',
+ *         title: 'Who',
+ *         form: who,
+ *         schema: whoSchema,
+ *         options: optionLookups({ email: ({ query }) => findPeople(query) }),
+ *       },
  *       { id: 'system', title: 'System', form: system, schema: systemSchema },
  *     ],
  *     onSubmit: (values) => api.requestAccess(values), // { who: {…}, system: {…} }
@@ -73,9 +82,7 @@ export function useWizardTool<TValues = Record<string, any>>(
   })
   useEffect(() => registration.start(), [registration])
 
-  const hasOptions = options.steps.some((s) =>
-    Object.values(s.options ?? {}).some((lookup) => typeof lookup === 'function'),
-  )
+  const hasOptions = options.steps.some((s) => optionFields(declaredLookups(s.options)).length > 0)
   const provenance = useFormProvenance(memory)
   return useFormToolResult(
     joinScopePath(scope?.path ?? '', options.name),

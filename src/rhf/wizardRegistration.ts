@@ -7,9 +7,13 @@ import type { ScopeSlot } from '../ScopeContext'
 import {
   hintsFrom,
   comparableHints,
+  declaredLookups,
   latestLookups,
   optionFields,
+  plainDeclaration,
+  refusePlain,
   warnWithoutResolver,
+  withLookups,
   type AnyForm,
 } from './registrationParts'
 import { createRhfAdapter } from './rhfAdapter'
@@ -32,7 +36,7 @@ const stepsKey = (options: WizardDeclaration['options']): string =>
       s.id,
       s.title ?? '',
       sensitiveKey(s.sensitive),
-      optionFields(s.options),
+      optionFields(declaredLookups(s.options)),
     ]),
   )
 
@@ -71,6 +75,11 @@ function registerWizardTools(
   const latest = () => registration.current.options
   const { toolmark: tm, scope, memory, options } = declaration
   const { name } = options
+  for (const s of options.steps) {
+    if (plainDeclaration(undefined, s.options)) {
+      return refusePlain(tm, 'useWizardTool', name, 'options', s.id)
+    }
+  }
   const steps: WizardStep[] = options.steps.map((s, k) => {
     warnWithoutResolver(
       tm,
@@ -80,8 +89,8 @@ function registerWizardTools(
         'a submit does not check it. Pass its schema to useForm({ resolver: zodResolver(schema) }).',
     )
     const lookups = latestLookups(
-      optionFields(s.options),
-      (field) => latest().steps[k]?.options?.[field],
+      optionFields(declaredLookups(s.options)),
+      (field) => declaredLookups(latest().steps[k]?.options)?.[field],
       (field) => `${s.id}.${field}`,
     )
     return {
@@ -94,7 +103,7 @@ function registerWizardTools(
       ),
       schema: latestSchema(s.schema, () => latest().steps[k]?.schema),
       sensitive: s.sensitive ? [...s.sensitive] : [],
-      options: lookups,
+      ...(s.options ? { options: withLookups(s.options, lookups) } : {}),
     }
   })
   return createWizardTools(tm, {

@@ -1,6 +1,6 @@
 import type { UseFormReturn } from 'react-hook-form'
 import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
-import type { FormOptionsLookup } from '@toolmark/core/forms'
+import type { OptionLookups } from '@toolmark/core/forms'
 
 /** A step of `useWizardTool`: a `useForm` of its own. */
 export interface UseWizardToolStep {
@@ -14,8 +14,12 @@ export interface UseWizardToolStep {
   schema: StandardSchemaV1
   /** Paths of the step's form whose values are masked (`'password'`). */
   sensitive?: readonly string[]
-  /** Fields of the step whose allowed values agents can look up with `<name>.options`. */
-  options?: Readonly<Record<string, FormOptionsLookup>>
+  /**
+   * Fields of the step whose allowed values agents can look up with `<name>.options`, from
+   * `optionLookups({...})`. The steps themselves stay a plain list: `useWizardTool` is the
+   * wizard code.
+   */
+  options?: OptionLookups
 }
 
 /** Options of `useWizardTool`. */

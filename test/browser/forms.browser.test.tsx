@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { createToolmark, REDACTED } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
-import { useFormTool } from '@toolmark/react/rhf'
+import { formSteps, useFormTool } from '@toolmark/react/rhf'
 
 const schema = z.object({
   title: z.string().min(1),
@@ -224,11 +224,11 @@ function AccessWizard({ onSubmit }: { onSubmit: (values: Access) => unknown }) {
     description: 'The access-request wizard.',
     schema: accessSchema,
     onSubmit,
-    steps: [
+    steps: formSteps([
       { id: 'who', title: 'Who', fields: ['email', 'name'] },
       { id: 'system', title: 'System', fields: ['system'] },
       { id: 'why', title: 'Why', fields: ['reason'] },
-    ],
+    ]),
   })
   const order = ['who', 'system', 'why']
   const next = order[order.indexOf(step!) + 1]

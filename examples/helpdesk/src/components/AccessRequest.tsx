@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useForm, type UseFormReturn } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { useToolmark } from '@toolmark/react'
-import { useWizardTool } from '@toolmark/react/rhf'
+import { optionLookups, useWizardTool } from '@toolmark/react/rhf'
 import {
   ACCESS_LEVELS,
   DIRECTORY,
@@ -92,7 +92,12 @@ export function AccessRequest({ onFiled }: AccessRequestProps) {
     // The signature already lists every field: the description says what the wizard is for.
     description: 'The access-request wizard on screen; submit files an access ticket.',
     steps: [
-      { ...STEPS[0], form: who, schema: accessWho, options: { email: lookupPeople } },
+      {
+        ...STEPS[0],
+        form: who,
+        schema: accessWho,
+        options: optionLookups({ email: lookupPeople }),
+      },
       { ...STEPS[1], form: system, schema: accessSystem },
       { ...STEPS[2], form: why, schema: accessWhy },
     ],

@@ -5,10 +5,19 @@ import type { JsonSchema, Toolmark } from '../types'
 import { jsonSchemaOf } from '../schema/jsonSchema'
 import { formMessage } from './formMessages'
 import type { FileFieldRules } from './fileValues'
+import { formCodeOf } from './formCode'
+import type { FormStepsCode } from './formSteps'
+import type { OptionLookupsCode } from './optionLookups'
 import { compileFormSchema, type FormNode } from './formSchema'
-import { splitIntoSteps, stepsProblem } from './formSteps'
+import { isPlainObject } from './paths'
 import { registerFormTools, type FormSource } from './registerFormTools'
-import type { FormAdapter, FormOptionsLookup, FormTools, FormToolsOptions } from './types'
+import type {
+  FormAdapter,
+  FormOptionsLookup,
+  FormTools,
+  FormToolsOptions,
+  OptionLookups,
+} from './types'
 
 import { createFormMemory } from './formMemory'
 import { formProvenance } from './formProvenance'
@@ -78,7 +87,7 @@ export function createFormTools<TValues = Record<string, unknown>>(
   if (root.kind !== 'object') return fail(['not an object'])
 
   const own = adapter as FormAdapter<unknown>
-  const lookups = options.options ?? {}
+  const lookups = options.options?.lookups ?? {}
   const fileProblem = fileRulesProblem(options.files, root)
   if (fileProblem) return fail(fileProblem)
   const fileRules = Object.entries(options.files ?? {})
@@ -90,18 +99,20 @@ export function createFormTools<TValues = Record<string, unknown>>(
       schema: options.schema,
       jsonSchema: formSchema,
       sensitive: [...(options.sensitive ?? [])],
-      options: lookups,
+      options: lookupSource(options.options, lookups),
       summaryValues: () => own.getValues(),
     }
   } else {
-    const stepProblem = stepsProblem(options.steps, root)
+    // Checked in configProblem: the steps came from formSteps(), with the wizard code.
+    const code = formCodeOf(options.steps, 'formSteps') as FormStepsCode
+    const stepProblem = code.problem(options.steps.steps, root)
     if (stepProblem) return fail(stepProblem)
-    const steps = options.steps.map((s) => ({
+    const steps = options.steps.steps.map((s) => ({
       id: s.id,
       ...(s.title ? { title: s.title } : {}),
       fields: [...s.fields],
     }))
-    const split = splitIntoSteps(own, options.schema, formSchema, steps)
+    const split = code.split(own, options.schema, formSchema, steps)
     const stepOptions: Record<string, FormOptionsLookup> = {}
     for (const [field, lookup] of Object.entries(lookups)) {
       const at = split.toView(field)
@@ -121,11 +132,20 @@ export function createFormTools<TValues = Record<string, unknown>>(
       jsonSchema: split.jsonSchema,
       steps: steps.map(({ id, title }) => (title ? { id, title } : { id })),
       sensitive: (options.sensitive ?? []).flatMap(split.viewPatterns),
-      options: stepOptions,
+      options: lookupSource(options.options, stepOptions),
       summaryValues: () => own.getValues(),
     }
   }
   return registerFormTools(tm, source, options as FormToolsOptions<any>)
+}
+
+/** Lookups at the tools' paths with the code `optionLookups()` brought; none without it. */
+export function lookupSource(
+  declared: OptionLookups | undefined,
+  lookups: Readonly<Record<string, FormOptionsLookup>>,
+): FormSource['options'] {
+  const code = formCodeOf(declared, 'optionLookups') as OptionLookupsCode | undefined
+  return code ? { lookups, code } : undefined
 }
 
 /** The node at a dot path of the form's tree, through declared object properties. */
@@ -171,8 +191,10 @@ export function baseOptionsProblem(o: Record<string, unknown>): Problem | undefi
   if (typeof o.name !== 'string' || o.name === '') return ['name']
   if (typeof o.description !== 'string' || o.description.trim() === '') return ['description']
   if (o.options !== undefined) {
-    if (o.options === null || typeof o.options !== 'object') return ['lookups']
-    for (const [field, fn] of Object.entries(o.options)) {
+    if (!formCodeOf(o.options, 'optionLookups')) return ['plain lookups']
+    const { lookups } = o.options as OptionLookups
+    if (!isPlainObject(lookups)) return ['lookups']
+    for (const [field, fn] of Object.entries(lookups)) {
       if (typeof fn !== 'function') return ['lookup', field]
     }
   }
@@ -207,5 +229,6 @@ function configProblem(adapter: unknown, options: unknown): Problem | undefined 
   const missing = missingMethod(adapter)
   if (missing) return ['adapter', missing]
   if (!isPatternList(o.sensitive)) return ['sensitive']
+  if (o.steps !== undefined && !formCodeOf(o.steps, 'formSteps')) return ['plain steps']
   return undefined
 }

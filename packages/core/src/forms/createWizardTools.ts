@@ -6,9 +6,11 @@ import {
   baseOptionsProblem,
   formProblem,
   isPatternList,
+  lookupSource,
   missingMethod,
   formJsonSchemaOf,
 } from './createFormTools'
+import { formCodeOf } from './formCode'
 import { compileFormSchema } from './formSchema'
 import { isStepId } from './formSteps'
 import { isPlainObject, joinPath } from './paths'
@@ -18,16 +20,23 @@ import type { FormOptionsLookup, FormTools, WizardStep, WizardToolsOptions } fro
 /**
  * Registers the tools of a wizard whose steps each have a form of their own: one
  * `<name>.fill` for every step at once (`{ values: { who: {…}, system: {…} } }`, all or
- * nothing across steps), `<name>.state` with each step's completeness, `<name>.options`, and
- * one `<name>.submit` that validates every step, shows the whole submission for confirmation
- * and calls `onSubmit` with each step's values under its id.
+ * nothing across steps), `<name>.state` with each step's completeness, `<name>.options` when a
+ * step has `optionLookups({...})`, and one `<name>.submit` that validates every step, shows the
+ * whole submission for confirmation and calls `onSubmit` with each step's values under its id.
+ * The steps are a plain list: the wizard code comes with this function.
  *
  * @example
  * createWizardTools(tm, {
  *   name: 'access',
  *   description: 'The access-request wizard',
  *   steps: [
- *     { id: 'who', title: 'Who', adapter: whoAdapter, schema: whoSchema },
+ *     {
+ *       id: 'who',
+ *       title: 'Who',
+ *       adapter: whoAdapter,
+ *       schema: whoSchema,
+ *       options: optionLookups({ email: ({ query, signal }) => searchPeople(query, { signal }) }),
+ *     },
  *     { id: 'system', title: 'System', adapter: systemAdapter, schema: systemSchema },
  *   ],
  *   onSubmit: (values) => api.requestAccess(values), // { who: {…}, system: {…} }
@@ -59,13 +68,16 @@ export function createWizardTools<TValues = Record<string, unknown>>(
     options.onSubmit(values as TValues, o),
   )
 
+  // The lookup code comes with the steps' optionLookups(), as for a form: a wizard without
+  // lookups does not bundle it either.
   const lookups: Record<string, FormOptionsLookup> = {}
   for (const step of steps) {
-    for (const [field, lookup] of Object.entries(step.options ?? {})) {
+    for (const [field, lookup] of Object.entries(step.options?.lookups ?? {})) {
       lookups[joinPath(step.id, field)] = lookup
     }
   }
-  Object.assign(lookups, options.options)
+  Object.assign(lookups, options.options?.lookups)
+  const declared = [options.options, ...steps.map((s) => s.options)].find((o) => o !== undefined)
 
   return registerFormTools(
     tm,
@@ -77,7 +89,7 @@ export function createWizardTools<TValues = Record<string, unknown>>(
       sensitive: steps.flatMap((step) =>
         (step.sensitive ?? []).map((pattern) => joinPath(step.id, pattern)),
       ),
-      options: lookups,
+      options: lookupSource(declared, lookups),
       summaryValues: () => combined.adapter.getValues(),
     },
     options,
@@ -100,8 +112,10 @@ function wizardOptionsProblem(options: WizardToolsOptions<any>): Problem | undef
     if (missing) return ['step adapter', s.id, missing]
     if (!isPatternList(s.sensitive)) return ['step sensitive', s.id]
     if (s.options !== undefined) {
-      if (!isPlainObject(s.options)) return ['step lookups', s.id]
-      for (const [field, fn] of Object.entries(s.options)) {
+      if (!formCodeOf(s.options, 'optionLookups')) return ['step plain lookups', s.id]
+      const { lookups } = s.options as { lookups: unknown }
+      if (!isPlainObject(lookups)) return ['step lookups', s.id]
+      for (const [field, fn] of Object.entries(lookups)) {
         if (typeof fn !== 'function') return ['step lookup', s.id, field]
       }
     }

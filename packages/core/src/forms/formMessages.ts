@@ -26,7 +26,9 @@ const TEXTS: Record<string, (a: string, b: string) => string> = {
   'wizard options': () => 'options must be an object { name, description, steps, onSubmit, … }',
   name: () => 'give the form a `name` (e.g. "ticket")',
   description: () => 'give the form a `description`: tell the model what the form is for',
-  lookups: () => '`options` must map field paths to lookup functions',
+  'plain lookups': () =>
+    "options must come from optionLookups({ field: lookup }) (import { optionLookups } from '@toolmark/core/forms')",
+  lookups: () => 'optionLookups() takes an object that maps field paths to lookup functions',
   lookup: (field) => `options["${field}"] must be a function`,
   submitSummary: () => '`submitSummary` must be a function (values) => string',
   onStepChange: () => '`onStepChange` must be a function (stepId) => void',
@@ -44,7 +46,9 @@ const TEXTS: Record<string, (a: string, b: string) => string> = {
   'dom onSubmit': () => '`onSubmit` must be a function (values, { signal }) => result',
   'unshown file': (field) => `files["${field}"]: no step shows that field`,
   // one form split into steps
-  steps: () => '`steps` must be a list of { id, title?, fields } (at least one step)',
+  'plain steps': () =>
+    "steps must come from formSteps([...]) (import { formSteps } from '@toolmark/core/forms')",
+  steps: () => 'formSteps() takes a list of { id, title?, fields } (at least one step)',
   'step id': (id) => `step id ${id} is invalid: use letters, digits, "_" or "-"`,
   'step twice': (id) => `two steps have the id "${id}": give each step its own id`,
   'step title': (id) => `step "${id}" has a title that is not a string`,
@@ -63,7 +67,10 @@ const TEXTS: Record<string, (a: string, b: string) => string> = {
   'step adapter': (id, method) => `the adapter of step "${id}" has no ${method}() function`,
   'step sensitive': (id) =>
     `step "${id}": \`sensitive\` must be a list of paths (e.g. ["password"])`,
-  'step lookups': (id) => `step "${id}": \`options\` must map fields to lookups`,
+  'step plain lookups': (id) =>
+    `step "${id}": options must come from optionLookups({ field: lookup }) (import { optionLookups } from '@toolmark/core/forms')`,
+  'step lookups': (id) =>
+    `step "${id}": optionLookups() takes an object that maps fields to lookup functions`,
   'step lookup': (id, field) => `step "${id}": options["${field}"] must be a function`,
   'step no JSON Schema': (id) => `the schema of step "${id}" ${NO_JSON_SCHEMA}`,
   'step not an object': (id) => `the schema of step "${id}" must describe an object of fields`,

@@ -1,4 +1,5 @@
 import type { Problem } from '../base/problem'
+import { FORM_CODE } from './formCode'
 import { issuePath } from '../schema/standardSchema'
 import type { JsonSchema, ResultIssue, StandardSchemaIssue, StandardSchemaV1 } from '../types'
 import { resolveRef, type FormNode } from './formSchema'
@@ -11,7 +12,7 @@ import {
   setManyIn,
   splitPath,
 } from './paths'
-import type { FormAdapter, FormField, FormStep, FormSubmitOutcome } from './types'
+import type { FormAdapter, FormField, FormStep, FormSteps, FormSubmitOutcome } from './types'
 
 /** A step id or a path segment a step may use. */
 export const STEP_ID = /^[A-Za-z0-9_-]+$/
@@ -297,4 +298,51 @@ export function splitIntoSteps(
     toView,
     viewPatterns,
   }
+}
+
+/** The code `formSteps()` brings, under `FORM_CODE`: checks a form's steps, serves it as a wizard. */
+export interface FormStepsCode {
+  readonly kind: 'formSteps'
+  readonly problem: typeof stepsProblem
+  readonly split: typeof splitIntoSteps
+}
+
+const STEPS_CODE: FormStepsCode = {
+  kind: 'formSteps',
+  problem: stepsProblem,
+  split: splitIntoSteps,
+}
+
+/** A frozen copy of a step; anything else is kept for `stepsProblem` to name. */
+const frozenStep = (step: unknown) => {
+  if (!isPlainObject(step)) return step
+  const fields = Array.isArray(step.fields) ? Object.freeze([...step.fields]) : step.fields
+  return Object.freeze({ ...step, fields })
+}
+
+/**
+ * Serves one form as a wizard: the fields each step shows, every field of the form in exactly one
+ * step. Pass the result as the `steps` of `createFormTools` or `useFormTool`; it brings the wizard
+ * code, so a form without steps does not bundle it. The steps are copied and frozen, and checked
+ * against the form's schema when the tools are registered.
+ *
+ * @example
+ * const tools = createFormTools(tm, adapter, {
+ *   name: 'access',
+ *   description: 'The access-request wizard',
+ *   schema: accessSchema,
+ *   steps: formSteps([
+ *     { id: 'who', title: 'Who', fields: ['email', 'name'] },
+ *     { id: 'why', title: 'Why', fields: ['reason'] },
+ *   ]),
+ * })
+ * await tm.call('access.fill', { values: { who: { email: 'ana@example.com' }, why: { reason: 'Audit' } } })
+ */
+export function formSteps(steps: readonly FormStep[]): FormSteps {
+  const copy = Array.isArray(steps) ? Object.freeze(steps.map(frozenStep)) : steps
+  return Object.freeze({
+    kind: 'formSteps',
+    steps: copy as readonly FormStep[],
+    [FORM_CODE]: STEPS_CODE,
+  })
 }

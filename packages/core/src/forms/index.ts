@@ -1,6 +1,8 @@
 export { createFormTools, createFormMemory } from './createFormTools'
 export { createWizardTools } from './createWizardTools'
 export { createDomFormTools } from './createDomFormTools'
+export { formSteps } from './formSteps'
+export { optionLookups } from './optionLookups'
 export { formProvenance } from './formProvenance'
 export type {
   FieldProvenance,
@@ -24,11 +26,13 @@ export type {
   FormStateResult,
   FormStep,
   FormStepState,
+  FormSteps,
   FormSubmitOutcome,
   FormToolNames,
   FormTools,
   FormToolsOptions,
   FormWriteSource,
+  OptionLookups,
   SkippedField,
   WizardStep,
   WizardToolsOptions,

@@ -14,8 +14,8 @@ import { fieldChange, type FormContext } from './formContext'
 import { createEditTracker, createFormMemory } from './formMemory'
 import { internalProvenance } from './formProvenance'
 import { redactChanges } from '../redaction/redact'
+import type { OptionLookupsCode } from './optionLookups'
 import { compileFormSchema, fillInputSchema } from './formSchema'
-import { createOptionsTool } from './optionsTool'
 import { isAtOrBelow } from './paths'
 import { createFormSecrets, readFormFields } from './sensitiveFields'
 import { createStateTool } from './stateTool'
@@ -30,8 +30,11 @@ export interface FormSource {
   readonly steps?: ReadonlyArray<{ readonly id: string; readonly title?: string }>
   /** Sensitive patterns, at the tools' paths. */
   readonly sensitive: readonly string[]
-  /** Option lookups, by the tools' paths. */
-  readonly options: Readonly<Record<string, FormOptionsLookup>>
+  /** Option lookups, by the tools' paths, with the code `optionLookups()` brought to serve them. */
+  readonly options?: {
+    readonly lookups: Readonly<Record<string, FormOptionsLookup>>
+    readonly code: OptionLookupsCode
+  }
   /** Rules of the file fields, by the tools' paths. */
   readonly files?: ReadonlyMap<string, FileFieldRules>
   /** What `submitSummary` is given. */
@@ -99,9 +102,12 @@ export function registerFormTools(
       : `Submit ${title || name}`,
   )
   const lookups = Object.fromEntries(
-    Object.entries(source.options).filter(([, fn]) => typeof fn === 'function'),
+    Object.entries(source.options?.lookups ?? {}).filter(([, fn]) => typeof fn === 'function'),
   )
-  const optionsTool = Object.keys(lookups).length > 0 ? createOptionsTool(form, lookups) : undefined
+  const optionsTool =
+    source.options && Object.keys(lookups).length > 0
+      ? source.options.code.createTool(form, lookups)
+      : undefined
 
   // Inputs are shaped by callers: their secrets are masked wherever a key puts them.
   const anywhere = () => {

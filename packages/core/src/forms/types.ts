@@ -1,4 +1,5 @@
 import type { FileFieldRules } from './fileValues'
+import type { FORM_CODE } from './formCode'
 import type {
   Caller,
   FieldChange,
@@ -102,6 +103,31 @@ export interface FormStep {
   fields: readonly string[]
 }
 
+/**
+ * A form's steps, from `formSteps([...])`: serves one form as a wizard. Frozen. A plain list is
+ * not one: `formSteps` carries the wizard code, so a form without steps does not bundle it.
+ */
+export interface FormSteps {
+  readonly kind: 'formSteps'
+  /** The steps, in the order a person goes through them. */
+  readonly steps: readonly FormStep[]
+  /** The wizard code, bundled only where `formSteps` is imported. */
+  readonly [FORM_CODE]: object
+}
+
+/**
+ * A form's option lookups by field path, from `optionLookups({...})`, served as `<name>.options`.
+ * Frozen. A plain object is not one: `optionLookups` carries the lookup code, so a form without
+ * lookups does not bundle it.
+ */
+export interface OptionLookups {
+  readonly kind: 'optionLookups'
+  /** The lookup of each field. */
+  readonly lookups: Readonly<Record<string, FormOptionsLookup>>
+  /** The lookup code, bundled only where `optionLookups` is imported. */
+  readonly [FORM_CODE]: object
+}
+
 /** How complete one step of a wizard is, in `<form>.state`. */
 export interface FormStepState {
   id: string
@@ -118,8 +144,11 @@ export interface FormToolsBaseOptions<TValues> {
   description: string
   /** For people (the confirmation dialog, devtools). */
   title?: string
-  /** Fields whose allowed values agents can look up with `<name>.options`. */
-  options?: Readonly<Record<string, FormOptionsLookup>>
+  /**
+   * Fields whose allowed values agents can look up with `<name>.options`:
+   * `optionLookups({ assignee: ({ query, signal }) => … })`.
+   */
+  options?: OptionLookups
   /** The confirmation's one-liner for a submit; default `Submit <title or name>`. */
   submitSummary?: (values: TValues) => string
   /** Hints of `<name>.submit`. Default `{ consequential: true }`. */
@@ -152,11 +181,12 @@ export interface FormToolsOptions<
    */
   files?: Readonly<Record<string, FileFieldRules>>
   /**
-   * Serves the form as a wizard: one fill takes every step's values at once, keyed by step id
-   * (`{ values: { who: { email }, system: { name } } }`), and every path the tools report is
-   * keyed the same way. `options` and `sensitive` keep the form's own paths.
+   * Serves the form as a wizard, `formSteps([{ id, title?, fields }])`: one fill takes every
+   * step's values at once, keyed by step id (`{ values: { who: { email }, system: { name } } }`),
+   * and every path the tools report is keyed the same way. `options` and `sensitive` keep the
+   * form's own paths.
    */
-  steps?: readonly FormStep[]
+  steps?: FormSteps
 }
 
 /** A step of a wizard whose steps each have a form of their own (`createWizardTools`). */
@@ -173,8 +203,11 @@ export interface WizardStep<TValues = Record<string, unknown>> {
   jsonSchema?: JsonSchema
   /** Paths of the step's form whose values are masked everywhere. */
   sensitive?: readonly string[]
-  /** Fields of the step whose allowed values agents can look up (`<name>.options`). */
-  options?: Readonly<Record<string, FormOptionsLookup>>
+  /**
+   * Fields of the step whose allowed values agents can look up (`<name>.options`), from
+   * `optionLookups({...})`.
+   */
+  options?: OptionLookups
 }
 
 /**

@@ -9,8 +9,10 @@ describe('@toolmark/core/forms', () => {
       'createWizardTools',
       'filePreview',
       'formProvenance',
+      'formSteps',
       'isFileDescription',
       'isSensitiveElement',
+      'optionLookups',
     ])
   })
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { createToolmark, type ErrorEvent, type Toolmark } from '../../src/index'
-import { createFormTools, createWizardTools } from '../../src/forms'
+import { createFormTools, createWizardTools, formSteps, optionLookups } from '../../src/forms'
 import { memoryForm } from './memoryForm'
 
 // In a production build (`process.env.NODE_ENV` reads 'production') a misconfigured form still
@@ -41,8 +41,28 @@ describe('a misconfigured form in a production build', () => {
     ],
     [
       'a lookup that is not a function',
-      () => ({ name: 'ticket', description: 'A ticket.', schema, options: { title: 1 } }),
+      () => ({
+        name: 'ticket',
+        description: 'A ticket.',
+        schema,
+        options: optionLookups({ title: 1 } as never),
+      }),
       'createFormTools("ticket"): lookup: title',
+    ],
+    [
+      'lookups in a plain object, not from optionLookups()',
+      () => ({ name: 'ticket', description: 'A ticket.', schema, options: { title: () => [] } }),
+      'createFormTools("ticket"): plain lookups',
+    ],
+    [
+      'steps in a plain list, not from formSteps()',
+      () => ({
+        name: 'ticket',
+        description: 'A ticket.',
+        schema,
+        steps: [{ id: 'one', fields: ['title', 'tags'] }],
+      }),
+      'createFormTools("ticket"): plain steps',
     ],
     [
       'a step listing an unknown field',
@@ -50,7 +70,7 @@ describe('a misconfigured form in a production build', () => {
         name: 'ticket',
         description: 'A ticket.',
         schema,
-        steps: [{ id: 'one', fields: ['title', 'nope'] }],
+        steps: formSteps([{ id: 'one', fields: ['title', 'nope'] }]),
       }),
       'createFormTools("ticket"): step field: one, "nope"',
     ],
@@ -60,7 +80,7 @@ describe('a misconfigured form in a production build', () => {
         name: 'ticket',
         description: 'A ticket.',
         schema,
-        steps: [{ id: 'one', fields: ['title'] }],
+        steps: formSteps([{ id: 'one', fields: ['title'] }]),
       }),
       'createFormTools("ticket"): unshown fields: "tags"',
     ],
@@ -102,6 +122,29 @@ describe('a misconfigured form in a production build', () => {
     } as never)
     expect(errors).toEqual([
       { code: 'invalid_form', message: 'createWizardTools("access"): step schema: why' },
+    ])
+    expect(tm.manifest().tools).toEqual([])
+  })
+
+  it('reports a wizard step whose lookups are a plain object as invalid_form', () => {
+    const tm = createToolmark()
+    const errors = listen(tm)
+    const form = memoryForm({ why: '' })
+    createWizardTools(tm, {
+      name: 'access',
+      description: 'Access.',
+      onSubmit: () => null,
+      steps: [
+        {
+          id: 'why',
+          adapter: form.adapter,
+          schema: z.object({ why: z.string() }),
+          options: { why: () => [] } as never,
+        },
+      ],
+    })
+    expect(errors).toEqual([
+      { code: 'invalid_form', message: 'createWizardTools("access"): step plain lookups: why' },
     ])
     expect(tm.manifest().tools).toEqual([])
   })

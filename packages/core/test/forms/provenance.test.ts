@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createToolmark, REDACTED } from '../../src/index'
-import { createFormMemory, createFormTools, formProvenance } from '../../src/forms'
+import { createFormMemory, createFormTools, formProvenance, formSteps } from '../../src/forms'
 import { memoryForm } from './memoryForm'
 
 const schema = z.object({
@@ -342,10 +342,10 @@ describe('provenance of a wizard', () => {
       name: 'access',
       description: 'Access request.',
       schema: wizardSchema,
-      steps: [
+      steps: formSteps([
         { id: 'who', fields: ['email'] },
         { id: 'why', fields: ['reason'] },
-      ],
+      ]),
     })
     await tm.call('access.fill', {
       values: { who: { email: 'ana@example.com' }, why: { reason: 'Audit' } },

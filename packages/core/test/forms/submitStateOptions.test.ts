@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createToolmark, REDACTED } from '../../src/index'
 import type { ErrorEvent, Toolmark } from '../../src/index'
-import { createFormTools } from '../../src/forms'
+import { createFormTools, optionLookups } from '../../src/forms'
 import type { FormOptionsLookup, FormSubmitOutcome } from '../../src/forms'
 import { memoryForm } from './memoryForm'
 
@@ -36,7 +36,7 @@ function setup(
     schema,
     sensitive: ['password'],
     hints: options.hints,
-    options: options.lookups,
+    options: options.lookups && optionLookups(options.lookups),
     submitSummary: (values) => `Create "${values.title}"`,
   })
   const errors: ErrorEvent[] = []

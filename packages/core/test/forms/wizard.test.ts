@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createToolmark, REDACTED } from '../../src/index'
 import type { CallEvent, ErrorEvent, StandardSchemaV1 } from '../../src/index'
-import { createFormTools, createWizardTools } from '../../src/forms'
+import { createFormTools, createWizardTools, formSteps, optionLookups } from '../../src/forms'
 import type { FormSubmitOutcome } from '../../src/forms'
 import { memoryForm } from './memoryForm'
 
@@ -65,7 +65,7 @@ function oneForm(onSubmit = vi.fn((values: Access) => ({ id: 1, ...values }))) {
     title: 'Request access',
     description: 'The access-request wizard.',
     schema: accessSchema,
-    steps: accessSteps,
+    steps: formSteps(accessSteps),
     onStepChange,
   })
   const calls: CallEvent[] = []
@@ -287,11 +287,11 @@ describe('a wizard over one form (steps)', () => {
         manager: z.string(),
       }),
       sensitive: ['owner.pin'],
-      options: { manager: () => [{ value: 'u1', title: 'Ana' }] },
-      steps: [
+      options: optionLookups({ manager: () => [{ value: 'u1', title: 'Ana' }] }),
+      steps: formSteps([
         { id: 'a', fields: ['owner.email', 'owner.pin'] },
         { id: 'b', fields: ['manager'] },
-      ],
+      ]),
     })
 
     const options = await tm.call('w.options', { field: 'b.manager' })
@@ -320,7 +320,7 @@ describe('a wizard over one form (steps)', () => {
         name: 'access',
         description: 'The access-request wizard.',
         schema: accessSchema,
-        steps: steps as never,
+        steps: formSteps(steps as never),
       })
 
     expect(make([])).toThrow(/at least one step/)
@@ -368,7 +368,7 @@ function perStep(
         adapter: system.adapter,
         schema: systemSchema,
         sensitive: ['token'],
-        options: { name: lookup },
+        options: optionLookups({ name: lookup }),
       },
       { id: 'why', title: 'Why', adapter: why.adapter, schema: whySchema },
     ],
