@@ -103,7 +103,7 @@ export function createDomFormTools(
     if (tm.dev && !options.files && unserved.length > 0) {
       console.warn(
         `[toolmark] createDomFormTools("${label}"): agents cannot fill the file inputs named ${unserved.join(', ')}: ` +
-          "pass files: fileFields({}) (import { fileFields } from '@toolmark/core/forms') to serve them.",
+          "pass files: fileFields({}) (from '@toolmark/react' or '@toolmark/core/forms') to serve them.",
       )
     }
   }
