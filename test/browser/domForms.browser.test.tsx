@@ -45,7 +45,11 @@ describe('createDomFormTools on a plain form in Chromium', () => {
     const tm = createToolmark()
     const form = plainForm()
     forms.push(form)
-    createDomFormTools(tm, form, { name: 'order', description: 'The order form.' })
+    createDomFormTools(tm, form, {
+      name: 'order',
+      description: 'The order form.',
+      files: fileFields({}),
+    })
 
     const values = (tm.describe('order.fill')!.inputSchema as any).properties.values
     expect(Object.keys(values.properties).sort()).toEqual([
