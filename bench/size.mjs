@@ -52,6 +52,10 @@ const LOOKUP = [
   /@toolmark\/core\/dist\/forms\/(optionsTool|optionLookups)\.js$/,
   'the options lookup code',
 ]
+const FILES = [
+  /@toolmark\/core\/dist\/forms\/(fileFields|resolveFiles|fetchFile|fileRules|fileInputSchema)\.js$/,
+  'the file field code',
+]
 const STYLESHEET = [
   /@toolmark\/react\/dist\/(confirm-dialog\/confirmDialogStyles|theme\/themeTokens)\.js$/,
   'the dialog stylesheet',
@@ -84,17 +88,18 @@ export { ToolProvider, useTool } from '@toolmark/react'`,
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'`,
-    // A form without steps or lookups: formSteps() and optionLookups() bring that code.
-    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP],
+    // A form without steps, lookups or file fields: formSteps(), optionLookups() and fileFields()
+    // bring that code.
+    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES],
   },
   {
     id: 'forms-all',
-    label: 'typical, useFormTool with formSteps + optionLookups',
+    label: 'typical, useFormTool with formSteps + optionLookups + fileFields',
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
-export { useFormTool, formSteps, optionLookups } from '@toolmark/react/rhf'`,
+export { useFormTool, formSteps, optionLookups, fileFields } from '@toolmark/react/rhf'`,
     forbid: [DEVTOOLS, ACTIVITY],
-    require: [WIZARD, LOOKUP],
+    require: [WIZARD, LOOKUP, FILES],
   },
   {
     id: 'unstyled-dialog',
@@ -121,7 +126,7 @@ export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'
 export { bridge, createInPageChannel } from '@toolmark/core/bridge'
 export { createPageClient, pageTools } from '@toolmark/core/agent'`,
-    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP],
+    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES],
   },
   {
     id: 'query',

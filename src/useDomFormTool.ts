@@ -1,8 +1,8 @@
 'use client'
 import { useContext, useEffect, useMemo, useRef, type RefObject } from 'react'
-import type { ToolHints, Toolmark } from '@toolmark/core'
+import { reportError, type ToolHints, type Toolmark } from '@toolmark/core'
 import { createDomFormTools, createFormMemory } from '@toolmark/core/forms'
-import type { DomFormToolsOptions, FileFieldRules, FormToolNames } from '@toolmark/core/forms'
+import type { DomFormToolsOptions, FormToolNames } from '@toolmark/core/forms'
 import { useResolvedToolmark } from './ToolmarkContext'
 import { ScopeContext, joinScopePath } from './ScopeContext'
 import { useIsomorphicLayoutEffect } from './useIsomorphicLayoutEffect'
@@ -17,6 +17,17 @@ export interface UseDomFormToolOptions extends Omit<DomFormToolsOptions, 'scope'
   toolmark?: Toolmark
 }
 
+// Bundlers replace `process.env.NODE_ENV` with a string literal, so production builds drop the
+// development text below; declared here so the kit does not depend on Node's types.
+declare const process: { env: { NODE_ENV?: string } }
+
+/** Whether `files` is a plain object where `fileFields({...})` belongs. */
+const plainFiles = (files: unknown) =>
+  files !== undefined &&
+  (typeof files !== 'object' ||
+    files === null ||
+    (files as { kind?: unknown }).kind !== 'fileFields')
+
 /** What `useDomFormTool` returns: the tools' names and which fields hold an agent's value. */
 export interface UseDomFormToolResult extends FormToolNames, FormProvenanceResult {}
 
@@ -25,7 +36,8 @@ export interface UseDomFormToolResult extends FormToolNames, FormProvenanceResul
  * — to agents while the component is mounted, with the rules of `useFormTool`: `<name>.fill`
  * (user edits skipped, all or nothing, undoable, secrets masked), `<name>.submit` (a person
  * confirms the whole submission) and `<name>.state`. The schema is read from the form's controls.
- * `onSubmit` and `submitSummary` always see the latest props.
+ * `onSubmit` and `submitSummary` always see the latest props. File inputs are served with
+ * `files: fileFields({...})`, which brings the file code.
  *
  * @example
  * ```tsx
@@ -62,7 +74,7 @@ export function useDomFormTool(
     options.title ?? null,
     options.hints ?? null,
     options.sensitive ?? [],
-    options.files ?? {},
+    options.files ?? null,
     typeof options.onSubmit === 'function',
     typeof options.submitSummary === 'function',
   ])
@@ -77,25 +89,27 @@ export function useDomFormTool(
       }
       return
     }
-    const [name, description, title, hints, sensitive, files, hasSubmit, hasSummary] = JSON.parse(
+    const [name, description, title, hints, sensitive, , hasSubmit, hasSummary] = JSON.parse(
       key,
-    ) as [
-      string,
-      string,
-      string | null,
-      ToolHints | null,
-      string[],
-      Record<string, FileFieldRules>,
-      boolean,
-      boolean,
-    ]
+    ) as [string, string, string | null, ToolHints | null, string[], unknown, boolean, boolean]
+    // Frozen by fileFields() and compared by value in `key`; its code is kept under a symbol.
+    const { files } = latest.current
+    if (plainFiles(files)) {
+      const message =
+        process.env.NODE_ENV === 'production'
+          ? `useDomFormTool("${name}"): plain files`
+          : `useDomFormTool("${name}"): files must come from fileFields({...}) (import { fileFields } from '@toolmark/react')`
+      if (toolmark.dev) throw new Error(`[toolmark] ${message}`)
+      reportError(toolmark, { code: 'invalid_form', message })
+      return
+    }
     const tools = createDomFormTools(toolmark, form, {
       name,
       description,
       ...(title !== null ? { title } : {}),
       ...(hints !== null ? { hints } : {}),
       sensitive,
-      files,
+      ...(files ? { files } : {}),
       ...(hasSubmit ? { onSubmit: (values, o) => latest.current.onSubmit!(values, o) } : {}),
       ...(hasSummary ? { submitSummary: (values) => latest.current.submitSummary!(values) } : {}),
       ...(scope ? { scope: scope.acquire() } : {}),

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { createToolmark } from '@toolmark/core'
 import type { Toolmark, ToolResult } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useDomFormTool } from '@toolmark/react'
-import { useFormTool } from '@toolmark/react/rhf'
+import { fileFields, useFormTool } from '@toolmark/react/rhf'
 import { ready } from './toolReady'
 
 /** A 1×1 PNG the person pasted into the chat; the app knows it as `paste-1`. */
@@ -45,7 +45,7 @@ function BugReport() {
     description: 'The bug report form.',
     schema: bugSchema,
     onSubmit: save,
-    files: { screenshot: { accept: 'image/*', maxBytes: 2_000_000 } },
+    files: fileFields({ screenshot: { accept: 'image/*', maxBytes: 2_000_000 } }),
   })
   return (
     <form onSubmit={form.handleSubmit(save)} style={column}>

@@ -13,6 +13,7 @@ describe('@toolmark/react', () => {
       'ToolScope',
       'UnstyledConfirmDialog',
       'defaultConfirmDialogLabels',
+      'fileFields',
       'useAgentActivity',
       'useConfirmations',
       'useDomFormTool',

@@ -8,7 +8,7 @@ import { createToolmark, REDACTED } from '@toolmark/core'
 import type { ErrorEvent, ToolResult, Toolmark } from '@toolmark/core'
 import { ToolProvider, ToolScope } from '@toolmark/react'
 import * as rhf from '@toolmark/react/rhf'
-import { formSteps, optionLookups, useFormTool } from '@toolmark/react/rhf'
+import { fileFields, formSteps, optionLookups, useFormTool } from '@toolmark/react/rhf'
 import type { OptionLookups } from '@toolmark/react/rhf'
 
 const schema = z.object({
@@ -133,8 +133,9 @@ function callIds(tm: Toolmark) {
 }
 
 describe('useFormTool', () => {
-  it('is exported with useWizardTool, formSteps and optionLookups, the only runtime exports of @toolmark/react/rhf', () => {
+  it('is exported with useWizardTool, fileFields, formSteps and optionLookups, the only runtime exports of @toolmark/react/rhf', () => {
     expect(Object.keys(rhf).sort()).toEqual([
+      'fileFields',
       'formSteps',
       'optionLookups',
       'useFormTool',
@@ -1466,6 +1467,117 @@ describe('useFormTool and useWizardTool with formSteps and optionLookups', () =>
       expect(errors).toEqual([
         { code: 'invalid_form', message: 'useWizardTool("join"): step plain lookups: team' },
       ])
+      expect(tm.manifest().tools).toEqual([])
+    })
+  })
+})
+
+describe('useFormTool with fileFields', () => {
+  const reportSchema = z.object({ title: z.string(), shot: z.any() })
+  type Report = z.infer<typeof reportSchema>
+
+  /** A bug report whose screenshot agents attach; `plain` passes the rules undressed. */
+  function Report({ tm, plain }: { tm: Toolmark; plain?: boolean }) {
+    const form = useForm<Report>({
+      resolver: zodResolver(reportSchema),
+      defaultValues: { title: '', shot: null },
+    })
+    const rules = { shot: { accept: 'image/*', maxBytes: 1000 } }
+    useFormTool(form, {
+      name: 'report',
+      description: 'The bug report.',
+      schema: reportSchema,
+      onSubmit: (values) => values,
+      files: plain ? (rules as never) : fileFields(rules),
+      toolmark: tm,
+    })
+    return <p>Report</p>
+  }
+
+  /** Shows what a hook threw, as an app's error boundary would. */
+  class Caught extends Component<{ children: ReactNode }, { error?: Error }> {
+    override state: { error?: Error } = {}
+    static getDerivedStateFromError(error: Error) {
+      return { error }
+    }
+    override render() {
+      return this.state.error ? <p role="alert">{this.state.error.message}</p> : this.props.children
+    }
+  }
+
+  it('attaches a { ref } file to a declared field, and inline rules register once', async () => {
+    const shot = new File([new Uint8Array(4)], 'shot.png', { type: 'image/png' })
+    const tm = createToolmark({ files: { resolve: (ref) => (ref === 'shot' ? shot : undefined) } })
+    const register = vi.spyOn(tm, 'register')
+    const { rerender } = render(
+      <StrictMode>
+        <Report tm={tm} />
+      </StrictMode>,
+    )
+    await flush()
+    const registrations = register.mock.calls.length
+    rerender(
+      <StrictMode>
+        <Report tm={tm} />
+      </StrictMode>,
+    )
+    await flush()
+
+    const filled = await call(tm, 'report.fill', { values: { shot: { ref: 'shot' } } })
+
+    expect(register.mock.calls.length).toBe(registrations)
+    expect(filled).toEqual({
+      status: 'ok',
+      data: {
+        changes: [
+          { path: 'shot', after: { file: { name: 'shot.png', size: 4, type: 'image/png' } } },
+        ],
+        skipped: [],
+      },
+    })
+  })
+
+  it('throws the fix in development when the rules are a plain object', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {})
+    const tm = createToolmark({ dev: true })
+
+    render(
+      <Caught>
+        <Report tm={tm} plain />
+      </Caught>,
+    )
+    await flush()
+
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      `[toolmark] useFormTool("report"): files must come from fileFields({...}) (import { fileFields } from '@toolmark/react/rhf')`,
+    )
+    expect(tm.manifest().tools).toEqual([])
+  })
+
+  describe('in a production build', () => {
+    beforeEach(() => {
+      vi.stubEnv('NODE_ENV', 'production')
+    })
+    afterEach(() => {
+      vi.unstubAllEnvs()
+    })
+
+    it('reports plain file rules as invalid_form and registers nothing', async () => {
+      const tm = createToolmark()
+      const errors: ErrorEvent[] = []
+      tm.events.on('error', (e) => errors.push(e))
+
+      render(
+        <StrictMode>
+          <Report tm={tm} plain />
+        </StrictMode>,
+      )
+      await flush()
+
+      expect(errors[0]).toEqual({
+        code: 'invalid_form',
+        message: 'useFormTool("report"): plain files',
+      })
       expect(tm.manifest().tools).toEqual([])
     })
   })

@@ -75,7 +75,7 @@ function registerRhfFormTools(
   const latest = () => registration.current
   const { toolmark: tm, scope, form, memory, options } = declaration
   const { name } = options
-  const plain = plainDeclaration(options.steps, options.options)
+  const plain = plainDeclaration(options.steps, options.options, options.files)
   if (plain) return refusePlain(tm, 'useFormTool', name, plain)
   const adapter = createRhfAdapter(
     () => latest().form,
@@ -99,7 +99,8 @@ function registerRhfFormTools(
     title: options.title,
     schema: latestSchema(options.schema, () => latest().options.schema),
     sensitive: options.sensitive ? [...options.sensitive] : [],
-    ...(options.files ? { files: JSON.parse(JSON.stringify(options.files)) } : {}),
+    // Frozen by fileFields(): what was compared is what is registered.
+    ...(options.files ? { files: options.files } : {}),
     ...(options.options ? { options: withLookups(options.options, lookups) } : {}),
     submitSummary:
       typeof options.submitSummary === 'function'

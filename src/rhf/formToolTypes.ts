@@ -1,7 +1,7 @@
 import type { FieldValues } from 'react-hook-form'
 import type { StandardSchemaV1, ToolHints, Toolmark } from '@toolmark/core'
 import type { FormProvenanceResult } from '../useFormProvenance'
-import type { FileFieldRules, FormSteps, FormToolNames, OptionLookups } from '@toolmark/core/forms'
+import type { FileFields, FormSteps, FormToolNames, OptionLookups } from '@toolmark/core/forms'
 
 /** Options of `useFormTool`. */
 export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransformedValues> {
@@ -26,11 +26,12 @@ export interface UseFormToolOptions<TFieldValues extends FieldValues, TTransform
    */
   options?: OptionLookups
   /**
-   * File fields, by path, with their rules (`{ attachment: { accept: 'image/*', maxBytes: 5e6 } }`):
-   * fills take `{ ref }` or `{ url }` for them, as `createToolmark({ files })` allows. A
-   * registered `<input type="file">` gets a `FileList`, a `Controller` field a `File` (or a list).
+   * File fields, by path, with their rules:
+   * `fileFields({ attachment: { accept: 'image/*', maxBytes: 5e6 } })`. Fills take `{ ref }` or
+   * `{ url }` for them, as `createToolmark({ files })` allows. A registered
+   * `<input type="file">` gets a `FileList`, a `Controller` field a `File` (or a list).
    */
-  files?: Readonly<Record<string, FileFieldRules>>
+  files?: FileFields
   /** The confirmation's one-liner for a submit. Default `Submit <title or name>`. */
   submitSummary?: (values: TFieldValues) => string
   /** Hints of `<name>.submit`. Default `{ consequential: true }`: a person confirms. */

@@ -1,13 +1,14 @@
 'use client'
 export { useFormTool } from './useFormTool'
 export { useWizardTool } from './useWizardTool'
-export { formSteps, optionLookups } from '@toolmark/core/forms'
+export { fileFields, formSteps, optionLookups } from '@toolmark/core/forms'
 export type { UseFormToolOptions, UseFormToolResult } from './useFormTool'
 export type { UseWizardToolOptions, UseWizardToolStep } from './useWizardTool'
 export type {
   FieldProvenance,
   FileDescription,
   FileFieldRules,
+  FileFields,
   FillResult,
   FormOption,
   FormOptionsLookup,

@@ -32,41 +32,56 @@ export function declaredSteps(steps: unknown): readonly FormStep[] | undefined {
 export const declaredLookups = (options: unknown): Lookups =>
   made(options, 'optionLookups') ? (options as OptionLookups).lookups : undefined
 
+/** A declaration a hook refuses when it is plain: `formSteps`, `optionLookups`, `fileFields`. */
+export type PlainDeclaration = 'steps' | 'options' | 'files'
+
 /**
- * Which of a hook's `steps` and `options` (or a wizard step's `options`) is a plain list or map
- * where `formSteps([...])` or `optionLookups({...})` belongs; `undefined` when neither.
+ * Which of a hook's `steps`, `options` and `files` (or a wizard step's `options`) is a plain list
+ * or map where `formSteps([...])`, `optionLookups({...})` or `fileFields({...})` belongs;
+ * `undefined` when none.
  */
 export function plainDeclaration(
   steps: unknown,
   options: unknown,
-): 'steps' | 'options' | undefined {
+  files?: unknown,
+): PlainDeclaration | undefined {
   if (steps !== undefined && !made(steps, 'formSteps')) return 'steps'
   if (options !== undefined && !made(options, 'optionLookups')) return 'options'
+  if (files !== undefined && !made(files, 'fileFields')) return 'files'
   return undefined
 }
 
 /**
- * Refuses a plain `steps` or `options` (see `plainDeclaration`): development throws with the fix;
- * production reports `invalid_form` with the short phrase core's forms use and registers nothing.
+ * Refuses a plain `steps`, `options` or `files` (see `plainDeclaration`): development throws with
+ * the fix; production reports `invalid_form` with the short phrase core's forms use and registers
+ * nothing.
  */
 export function refusePlain(
   tm: Toolmark,
   api: string,
   name: string,
-  what: 'steps' | 'options',
+  what: PlainDeclaration,
   step?: string,
 ): { dispose(): void } {
   const at = step === undefined ? '' : `step "${step}": `
   let problem: string
   if (process.env.NODE_ENV === 'production') {
     problem =
-      what === 'steps' ? 'plain steps' : at ? `step plain lookups: ${step}` : 'plain lookups'
+      what === 'steps'
+        ? 'plain steps'
+        : what === 'files'
+          ? 'plain files'
+          : at
+            ? `step plain lookups: ${step}`
+            : 'plain lookups'
   } else {
     const from = (helper: string) => `(import { ${helper} } from '@toolmark/react/rhf')`
     problem =
       what === 'steps'
         ? `steps must come from formSteps([...]) ${from('formSteps')}`
-        : `${at}options must come from optionLookups({ field: lookup }) ${from('optionLookups')}`
+        : what === 'files'
+          ? `files must come from fileFields({...}) ${from('fileFields')}`
+          : `${at}options must come from optionLookups({ field: lookup }) ${from('optionLookups')}`
   }
   const message = `${api}("${name}"): ${problem}`
   if (tm.dev) throw new Error(`[toolmark] ${message}`)

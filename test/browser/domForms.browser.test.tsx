@@ -4,7 +4,7 @@ import { render } from 'vitest-browser-react'
 import { page, userEvent } from 'vitest/browser'
 import { Field, Form, Formik } from 'formik'
 import { createToolmark, REDACTED, type Toolmark } from '@toolmark/core'
-import { createDomFormTools } from '@toolmark/core/forms'
+import { createDomFormTools, fileFields } from '@toolmark/core/forms'
 import { webmcp } from '@toolmark/core/webmcp'
 import { ConfirmDialog, ToolProvider, useDomFormTool } from '@toolmark/react'
 
@@ -45,7 +45,11 @@ describe('createDomFormTools on a plain form in Chromium', () => {
     const tm = createToolmark()
     const form = plainForm()
     forms.push(form)
-    createDomFormTools(tm, form, { name: 'order', description: 'The order form.' })
+    createDomFormTools(tm, form, {
+      name: 'order',
+      description: 'The order form.',
+      files: fileFields({}),
+    })
 
     const values = (tm.describe('order.fill')!.inputSchema as any).properties.values
     expect(Object.keys(values.properties).sort()).toEqual([
@@ -178,7 +182,11 @@ describe('createDomFormTools on a plain form in Chromium', () => {
     })
     const form = plainForm()
     forms.push(form)
-    createDomFormTools(tm, form, { name: 'order', description: 'The order form.' })
+    createDomFormTools(tm, form, {
+      name: 'order',
+      description: 'The order form.',
+      files: fileFields({}),
+    })
     const input = form.elements.namedItem('receipt') as HTMLInputElement
 
     const rejected = await tm.call('order.fill', {
@@ -203,6 +211,27 @@ describe('createDomFormTools on a plain form in Chromium', () => {
       },
     })
     expect(input.files?.[0]?.name).toBe('shot.png')
+  })
+
+  it('without fileFields, leaves file inputs out of the fill and says how to serve them', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    const screenshot = new File([new Uint8Array([137, 80, 78, 71])], 'shot.png', {
+      type: 'image/png',
+    })
+    const tm = createToolmark({ files: { resolve: () => screenshot } })
+    const form = plainForm()
+    forms.push(form)
+    createDomFormTools(tm, form, { name: 'order', description: 'The order form.' })
+    const input = form.elements.namedItem('receipt') as HTMLInputElement
+
+    const filled = await tm.call('order.fill', { values: { receipt: { ref: 'shot' } } })
+
+    expect(filled).toMatchObject({ status: 'invalid' })
+    expect(input.files).toHaveLength(0)
+    expect(warn).toHaveBeenCalledWith(
+      expect.stringContaining('agents cannot fill the file inputs named receipt'),
+    )
+    warn.mockRestore()
   })
 
   it('refuses a fill once the form left the page, and drops its tools on dispose', async () => {
@@ -348,6 +377,7 @@ describe('useDomFormTool in Chromium', () => {
         name: 'report',
         title: 'Report',
         description: 'A bug report.',
+        files: fileFields({ screenshot: { maxBytes: 1_000_000 } }),
         onSubmit: () => null,
       })
       return (

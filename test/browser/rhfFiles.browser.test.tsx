@@ -7,7 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { createToolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
-import { useFormTool } from '@toolmark/react/rhf'
+import { fileFields, useFormTool } from '@toolmark/react/rhf'
 
 const schema = z.object({
   title: z.string().min(1),
@@ -23,7 +23,7 @@ function NewTicket({ onSubmit }: { onSubmit: (values: Values) => unknown }) {
     description: 'The new-ticket form.',
     schema,
     onSubmit,
-    files: { attachment: { accept: 'image/*', maxBytes: 1_000_000 } },
+    files: fileFields({ attachment: { accept: 'image/*', maxBytes: 1_000_000 } }),
   })
   const attachment = form.watch('attachment')
   return (

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
-import { useFormTool } from '@toolmark/react/rhf'
+import { fileFields, useFormTool } from '@toolmark/react/rhf'
 import {
   CATEGORIES,
   PRIORITIES,
@@ -50,9 +50,9 @@ type TicketFormValues = z.infer<typeof newTicketForm>
  * The attachment's rules for agents' fills: a `{ ref }` (a pasted image) must be one of these
  * types and sizes, the same the API enforces, or the fill is refused and writes nothing.
  */
-const ATTACHMENT_RULES = {
+const ATTACHMENT_FILES = fileFields({
   attachment: { accept: ATTACHMENT_TYPES, maxBytes: MAX_ATTACHMENT_BYTES },
-} as const
+})
 
 export const EMPTY_TICKET: TicketInput = {
   title: '',
@@ -136,7 +136,7 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
       : 'The new-ticket form on screen; submit creates the ticket.',
     schema,
     onSubmit: save,
-    ...(ticket ? {} : { files: ATTACHMENT_RULES }),
+    ...(ticket ? {} : { files: ATTACHMENT_FILES }),
     submitSummary: (values) =>
       ticket
         ? `Save changes to ticket #${ticket.id}`

@@ -4,9 +4,10 @@ import { createFormTools, deadFormTools, formProblem } from './createFormTools'
 import { domFormJsonSchema, readDomControls, type DomControl } from './domControls'
 import { createDomFormAdapter, domFormSchema } from './domFormAdapter'
 import type { FileFieldRules } from './fileValues'
+import { formCodeOf } from './formCode'
 import { createFormMemory } from './formMemory'
 import { formProvenance } from './formProvenance'
-import type { FormMemory, FormTools } from './types'
+import type { FileFields, FormMemory, FormTools } from './types'
 
 /** Options of {@link createDomFormTools}. */
 export interface DomFormToolsOptions {
@@ -24,8 +25,13 @@ export interface DomFormToolsOptions {
   onSubmit?: (values: Record<string, unknown>, options: { signal: AbortSignal }) => unknown
   /** Paths masked everywhere, beyond password and secret-autocomplete fields (found on their own). */
   sensitive?: readonly string[]
-  /** Rules of file inputs, by name, on top of their `accept`, `multiple` and `data-max-bytes`. */
-  files?: Readonly<Record<string, FileFieldRules>>
+  /**
+   * Serves the form's file inputs, `fileFields({ name: rules })`: each input's `accept`,
+   * `multiple` and `data-max-bytes`, with the rules given here on top (`fileFields({})` takes the
+   * inputs as they are). Without it, agents cannot fill file inputs; their files are still shown
+   * by name, size and type.
+   */
+  files?: FileFields
   /** The confirmation's one-liner for a submit; default `Submit <title or name>`. */
   submitSummary?: (values: Record<string, unknown>) => string
   /** Hints of `<name>.submit`. Default `{ consequential: true }`. */
@@ -69,6 +75,9 @@ export function createDomFormTools(
   if (options?.onSubmit !== undefined && typeof options.onSubmit !== 'function') {
     return formProblem(tm, 'createDomFormTools', label, ['dom onSubmit'])
   }
+  if (options?.files !== undefined && !formCodeOf(options.files, 'fileFields')) {
+    return formProblem(tm, 'createDomFormTools', label, ['plain files'])
+  }
   const memory = options.memory ?? createFormMemory()
   const first = readDomControls(form)
   let controls = first.controls
@@ -89,19 +98,33 @@ export function createDomFormTools(
       )
     }
   }
-  const register = () => {
-    const files: Record<string, FileFieldRules> = {}
-    for (const c of controls) {
-      if (c.kind === 'file') files[c.name] = { ...c.fileRules, ...options.files?.[c.name] }
+  const warnFiles = () => {
+    const unserved = controls.filter((c) => c.kind === 'file').map((c) => c.name)
+    if (tm.dev && !options.files && unserved.length > 0) {
+      console.warn(
+        `[toolmark] createDomFormTools("${label}"): agents cannot fill the file inputs named ${unserved.join(', ')}: ` +
+          "pass files: fileFields({}) (from '@toolmark/react' or '@toolmark/core/forms') to serve them.",
+      )
     }
+  }
+  const register = () => {
+    // File inputs are served only with fileFields(), which brings the file code: their
+    // attributes give the rules, the declared ones go on top.
+    const declared = options.files
+    const rules: Record<string, FileFieldRules> = {}
+    for (const c of controls) {
+      if (c.kind === 'file') rules[c.name] = { ...c.fileRules, ...declared?.rules[c.name] }
+    }
+    const served = declared ? controls : controls.filter((c) => c.kind !== 'file')
     current = createFormTools(tm, adapter, {
       name: options.name,
       description: options.description,
       ...(options.title ? { title: options.title } : {}),
       schema,
-      jsonSchema: domFormJsonSchema(controls),
+      jsonSchema: domFormJsonSchema(served),
       sensitive: options.sensitive ? [...options.sensitive] : [],
-      files,
+      // The same file code as the declaration (its key is copied with it), with every input's rules.
+      ...(declared ? { files: { ...declared, rules } } : {}),
       ...(options.submitSummary ? { submitSummary: options.submitSummary as never } : {}),
       ...(options.hints ? { hints: options.hints } : {}),
       ...(options.scope ? { scope: options.scope } : {}),
@@ -110,6 +133,7 @@ export function createDomFormTools(
     unlink = linkFormTools(tm, Object.values(current.names) as string[], form)
   }
   warnSkipped(first.skipped)
+  warnFiles()
   try {
     register()
   } catch (error) {
@@ -136,6 +160,7 @@ export function createDomFormTools(
             wasDeclarative = declarative
             controls = next.controls
             warnSkipped(next.skipped)
+            warnFiles()
             unlink()
             current.dispose()
             register()

@@ -4,11 +4,12 @@ import { isStandardSchema } from '../schema/standardSchema'
 import type { JsonSchema, Toolmark } from '../types'
 import { jsonSchemaOf } from '../schema/jsonSchema'
 import { formMessage } from './formMessages'
+import type { FileFieldsCode } from './fileFields'
 import type { FileFieldRules } from './fileValues'
 import { formCodeOf } from './formCode'
 import type { FormStepsCode } from './formSteps'
 import type { OptionLookupsCode } from './optionLookups'
-import { compileFormSchema, type FormNode } from './formSchema'
+import { compileFormSchema } from './formSchema'
 import { isPlainObject } from './paths'
 import { registerFormTools, type FormSource } from './registerFormTools'
 import type {
@@ -88,13 +89,15 @@ export function createFormTools<TValues = Record<string, unknown>>(
 
   const own = adapter as FormAdapter<unknown>
   const lookups = options.options?.lookups ?? {}
-  const fileProblem = fileRulesProblem(options.files, root)
+  // Checked in configProblem: the files came from fileFields(), with the file code.
+  const fileCode = formCodeOf(options.files, 'fileFields') as FileFieldsCode | undefined
+  const fileProblem = fileCode?.problem(options.files!.rules, root)
   if (fileProblem) return fail(fileProblem)
-  const fileRules = Object.entries(options.files ?? {})
+  const fileRules = Object.entries(options.files?.rules ?? {})
   let source: FormSource
   if (options.steps === undefined) {
     source = {
-      files: new Map(fileRules),
+      files: fileCode && { rules: new Map(fileRules), code: fileCode },
       adapter: own,
       schema: options.schema,
       jsonSchema: formSchema,
@@ -126,7 +129,7 @@ export function createFormTools<TValues = Record<string, unknown>>(
       stepFiles.set(at, rules)
     }
     source = {
-      files: stepFiles,
+      files: fileCode && { rules: stepFiles, code: fileCode },
       adapter: split.adapter,
       schema: split.schema,
       jsonSchema: split.jsonSchema,
@@ -146,44 +149,6 @@ export function lookupSource(
 ): FormSource['options'] {
   const code = formCodeOf(declared, 'optionLookups') as OptionLookupsCode | undefined
   return code ? { lookups, code } : undefined
-}
-
-/** The node at a dot path of the form's tree, through declared object properties. */
-function nodeAt(root: FormNode, path: string): FormNode | undefined {
-  let node: FormNode | undefined = root
-  for (const segment of path.split('.')) {
-    if (node?.kind !== 'object') return undefined
-    node = node.props.get(segment)
-  }
-  return node
-}
-
-const isPositive = (v: unknown) =>
-  v === undefined || (typeof v === 'number' && v > 0 && Number.isFinite(v))
-
-/** Problems of `files`: each a declared field with well-formed rules. */
-export function fileRulesProblem(files: unknown, root: FormNode): Problem | undefined {
-  if (files === undefined) return undefined
-  if (files === null || typeof files !== 'object' || Array.isArray(files)) return ['files']
-  for (const [path, rules] of Object.entries(files)) {
-    if (!nodeAt(root, path)) return ['file field', path]
-    if (rules === null || typeof rules !== 'object') return ['file rules', path]
-    const r = rules as Record<string, unknown>
-    const accept = r.accept
-    const acceptOk =
-      accept === undefined ||
-      typeof accept === 'string' ||
-      (Array.isArray(accept) && accept.every((a) => typeof a === 'string'))
-    if (
-      !acceptOk ||
-      !isPositive(r.maxBytes) ||
-      !isPositive(r.maxFiles) ||
-      (r.multiple !== undefined && typeof r.multiple !== 'boolean')
-    ) {
-      return ['file rules', path]
-    }
-  }
-  return undefined
 }
 
 /** Problems of the options every form's tools share; `undefined` when there are none. */
@@ -230,5 +195,6 @@ function configProblem(adapter: unknown, options: unknown): Problem | undefined 
   if (missing) return ['adapter', missing]
   if (!isPatternList(o.sensitive)) return ['sensitive']
   if (o.steps !== undefined && !formCodeOf(o.steps, 'formSteps')) return ['plain steps']
+  if (o.files !== undefined && !formCodeOf(o.files, 'fileFields')) return ['plain files']
   return undefined
 }

@@ -1,5 +1,5 @@
 import { isFileProtocol } from '../registry/options'
-import { accepts, baseMime, formatBytes, sanitizeFileName } from './fileValues'
+import { accepts, baseMime, formatBytes, sanitizeFileName } from './fileRules'
 
 /** Why a file was rejected: the rule it broke, and what a person (or agent) can do about it. */
 export interface FileRejection {

@@ -1,6 +1,8 @@
 /**
- * File values of forms: what a file field holds, how it is shown (name, size and type, never the
- * bytes), how `accept` is matched and how names are made safe. Duck-typed: core needs no DOM.
+ * File values of forms: what a file field holds and how it is shown (name, size and type, never
+ * the bytes). Every form needs this much, declared file fields or not: a plain file input's value
+ * is shown the same way. How files are resolved and checked comes with `fileFields()`
+ * (`fileRules.ts`). Duck-typed: core needs no DOM.
  */
 
 /** How a file is shown in changes, confirmations, events, devtools and undo results. */
@@ -8,7 +10,7 @@ export interface FileDescription {
   file: { name: string; size: number; type: string }
 }
 
-/** Rules of one file field, in `createFormTools`' `files` option. */
+/** Rules of one file field, given to `fileFields({ path: rules })`. */
 export interface FileFieldRules {
   /**
    * Allowed types, as in `<input accept>`: MIME types (`application/pdf`), wildcards
@@ -22,13 +24,6 @@ export interface FileFieldRules {
   /** Most files in one fill of a `multiple` field (default 10). */
   maxFiles?: number
 }
-
-/** The default of `files.maxBytes` (10 MiB). */
-export const DEFAULT_FILE_MAX_BYTES = 10 * 1024 * 1024
-/** The default of `files.timeoutMs`. */
-export const DEFAULT_FILE_TIMEOUT_MS = 30_000
-/** The default of `maxFiles` for a multiple field. */
-export const DEFAULT_MAX_FILES = 10
 
 /** A `Blob` (a `File` included), in any realm. */
 export const isBlob = (value: unknown): value is Blob =>
@@ -94,61 +89,4 @@ export function hasFiles(value: unknown, depth = 0): boolean {
   const proto = Object.getPrototypeOf(value)
   if (proto !== Object.prototype && proto !== null) return false
   return Object.values(value).some((item) => hasFiles(item, depth + 1))
-}
-
-/** The `accept` list of a field, lower-cased and trimmed. */
-export function acceptList(accept: FileFieldRules['accept']): string[] {
-  const list = typeof accept === 'string' ? accept.split(',') : (accept ?? [])
-  return list.map((item) => item.trim().toLowerCase()).filter((item) => item !== '')
-}
-
-/** The MIME type without its parameters (`text/plain; charset=utf-8` → `text/plain`). */
-export const baseMime = (type: string): string => type.split(';')[0].trim().toLowerCase()
-
-/** Whether a file of this name and MIME type is allowed by `accept` (an empty list allows all). */
-export function accepts(accept: readonly string[], name: string, type: string): boolean {
-  if (accept.length === 0) return true
-  const mime = baseMime(type)
-  const lower = name.toLowerCase()
-  return accept.some((rule) => {
-    if (rule.startsWith('.')) return lower.endsWith(rule)
-    if (rule.endsWith('/*')) return mime.startsWith(rule.slice(0, -1))
-    return mime === rule
-  })
-}
-
-/**
- * A file name safe to show and save: no directories, no control or reserved characters, no
- * leading dots, at most 128 characters (the extension kept); `file` when nothing is left.
- */
-export function sanitizeFileName(raw: string): string {
-  const last = raw.split(/[\\/]/).pop() ?? ''
-  let name = ''
-  for (const char of last.normalize('NFC')) {
-    const code = char.codePointAt(0)!
-    // C0, DEL and C1 controls, bidi overrides and reserved characters of common file systems.
-    if (code < 0x20 || (code >= 0x7f && code < 0xa0) || (code >= 0x202a && code <= 0x202e)) continue
-    if (code >= 0x2066 && code <= 0x2069) continue
-    name += '<>:"|?*'.includes(char) ? '_' : char
-  }
-  name = name.trim().replace(/^\.+/, '').trim()
-  if (name.length > 128) {
-    const dot = name.lastIndexOf('.')
-    const ext = dot > 0 && name.length - dot <= 16 ? name.slice(dot) : ''
-    name = name.slice(0, 128 - ext.length) + ext
-  }
-  return name === '' ? 'file' : name
-}
-
-/** A human size: `512 B`, `3.4 KB`, `5 MB`. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KB', 'MB', 'GB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${Number(value.toFixed(1))} ${units[unit]}`
 }

@@ -5,7 +5,6 @@ import type { FieldChange, ResultIssue, ToolContext, ToolResult } from '../types
 import { byPath, fieldChange, type FormContext } from './formContext'
 import type { PlannedWrite } from './formMemory'
 import { createFillInput, type FillInput, type FillWrite } from './fillInput'
-import { resolveFiles } from './resolveFiles'
 import {
   cloneValue,
   deepEqual,
@@ -102,7 +101,8 @@ export function createFillTool(form: FormContext) {
       (w): w is Extract<FillWrite, { op: 'set' }> => w.op === 'set' && w.file !== undefined,
     )
     const resolved = new Map<string, unknown>()
-    if (fileWrites.length > 0) {
+    // File writes come only from declared file fields, so the code of fileFields() is there.
+    if (fileWrites.length > 0 && form.fileCode) {
       const requests = fileWrites
         .filter((w) => w.file!.specs.length > 0)
         .map((w) => ({
@@ -111,7 +111,7 @@ export function createFillTool(form: FormContext) {
           specs: w.file!.specs,
           list: w.file!.list,
         }))
-      const outcome = await resolveFiles(tm.files, requests, ctx.signal)
+      const outcome = await form.fileCode.resolve(tm.files, requests, ctx.signal)
       if (!outcome.ok) return outcome.result
       for (const w of fileWrites) {
         const files = outcome.files.get(w.path) ?? []

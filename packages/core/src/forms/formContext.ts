@@ -6,6 +6,7 @@ import type {
   ToolHandle,
   Toolmark,
 } from '../types'
+import type { FileFieldsCode } from './fileFields'
 import { describeFiles, type FileFieldRules } from './fileValues'
 import type { EditTracker } from './formMemory'
 import type { InternalProvenance } from './formProvenance'
@@ -33,8 +34,10 @@ export interface FormContext {
   readonly secrets: FormSecrets
   /** The wizard's steps, in order; absent for a plain form. */
   readonly steps: ReadonlyArray<{ readonly id: string; readonly title?: string }> | undefined
-  /** The rules of the form's file fields, by the tools' paths. */
+  /** The rules of the form's file fields, by the tools' paths (none without `fileFields()`). */
   readonly files: ReadonlyMap<string, FileFieldRules>
+  /** The code `fileFields()` brought to check and resolve them; absent without file fields. */
+  readonly fileCode: FileFieldsCode | undefined
   /** The registered tools, for error events. */
   readonly handles: Partial<Record<string, ToolHandle>>
   readFields(): FormField[]

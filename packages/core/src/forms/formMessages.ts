@@ -38,7 +38,8 @@ const TEXTS: Record<string, (a: string, b: string) => string> = {
   'no JSON Schema': () => `the schema ${NO_JSON_SCHEMA}`,
   'not an object': () => 'the form schema must describe an object of fields',
   'unshown lookup': (field) => `options["${field}"]: no step shows that field`,
-  files: () => '`files` must map field paths to rules { accept?, maxBytes?, multiple?, maxFiles? }',
+  files: () =>
+    'fileFields() takes an object that maps field paths to rules { accept?, maxBytes?, multiple?, maxFiles? }',
   'file field': (field) => `files["${field}"]: not a field of the form's schema`,
   'file rules': (field) =>
     `files["${field}"] must be { accept?: string | string[], maxBytes?: number, multiple?: boolean, maxFiles?: number }`,
@@ -46,6 +47,8 @@ const TEXTS: Record<string, (a: string, b: string) => string> = {
   'dom onSubmit': () => '`onSubmit` must be a function (values, { signal }) => result',
   'unshown file': (field) => `files["${field}"]: no step shows that field`,
   // one form split into steps
+  'plain files': () =>
+    "files must come from fileFields({ field: rules }) (import { fileFields } from '@toolmark/core/forms')",
   'plain steps': () =>
     "steps must come from formSteps([...]) (import { formSteps } from '@toolmark/core/forms')",
   steps: () => 'formSteps() takes a list of { id, title?, fields } (at least one step)',

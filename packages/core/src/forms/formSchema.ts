@@ -1,5 +1,4 @@
 import type { JsonSchema } from '../types'
-import { acceptList, formatBytes, DEFAULT_MAX_FILES, type FileFieldRules } from './fileValues'
 
 /**
  * What a form declares, read from its JSON Schema: which paths exist, which are arrays (whole
@@ -223,72 +222,18 @@ function partialSchema(schema: unknown, depth: number): unknown {
   return tidyDeep(schema, depth)
 }
 
-/** The JSON Schema of one file field's value: `{ ref }` or `{ url }`, as the app takes them. */
-function fileSchema(rules: FileFieldRules, means: { ref: boolean; url: boolean }): Schema {
-  const kinds: Schema[] = []
-  const one = (key: string, description: string): Schema => ({
-    type: 'object',
-    properties: { [key]: { type: 'string', description } },
-    required: [key],
-    additionalProperties: false,
-  })
-  if (means.ref) kinds.push(one('ref', 'A file the person gave you, by its id'))
-  if (means.url) kinds.push(one('url', 'An https URL of an allowed origin'))
-  const accept = acceptList(rules.accept)
-  const facts = [
-    accept.length > 0 ? `types ${accept.join(', ')}` : '',
-    rules.maxBytes ? `at most ${formatBytes(rules.maxBytes)}` : '',
-  ].filter((f) => f !== '')
-  const single: Schema =
-    kinds.length === 1 ? kinds[0] : kinds.length > 1 ? { oneOf: kinds } : { not: {} }
-  const description = `A file${facts.length > 0 ? ` (${facts.join(', ')})` : ''}.`
-  if (!rules.multiple) return { ...single, description }
-  return {
-    type: 'array',
-    items: single,
-    maxItems: rules.maxFiles ?? DEFAULT_MAX_FILES,
-    description: `Files${facts.length > 0 ? ` (${facts.join(', ')})` : ''}.`,
-  }
-}
-
-/** Puts each file field's schema at its path in a (partial) `values` schema. */
-function withFiles(
-  values: Schema,
-  files: ReadonlyMap<string, FileFieldRules>,
-  means: { ref: boolean; url: boolean },
-): Schema {
-  let out = values
-  for (const [path, rules] of files) {
-    const segments = path.split('.')
-    const put = (schema: Schema, i: number): Schema => {
-      const properties = isSchema(schema.properties) ? schema.properties : {}
-      const key = segments[i]
-      const child =
-        i + 1 === segments.length
-          ? fileSchema(rules, means)
-          : put(isSchema(properties[key]) ? (properties[key] as Schema) : {}, i + 1)
-      return { ...schema, properties: { ...properties, [key]: child } }
-    }
-    out = put(out, 0)
-  }
-  return out
-}
-
 /** The input JSON Schema of `<form>.fill`, derived from the form's JSON Schema. */
 export function fillInputSchema(
   form: JsonSchema,
   options: {
     arrays: boolean
-    files?: ReadonlyMap<string, FileFieldRules>
-    means?: { ref: boolean; url: boolean }
+    /** Puts the declared file fields' schemas in `values` (the code `fileFields()` brings). */
+    files?: (values: Record<string, unknown>) => Record<string, unknown>
   },
 ): JsonSchema {
   const { $schema: _ignored, $defs, definitions, ...body } = form
   const partial = partialSchema(body, 0) as Schema
-  const values =
-    options.files && options.files.size > 0
-      ? withFiles(partial, options.files, options.means ?? { ref: false, url: false })
-      : partial
+  const values = options.files ? options.files(partial) : partial
   const out: JsonSchema = {
     type: 'object',
     properties: {

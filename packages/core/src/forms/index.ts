@@ -3,6 +3,7 @@ export { createWizardTools } from './createWizardTools'
 export { createDomFormTools } from './createDomFormTools'
 export { formSteps } from './formSteps'
 export { optionLookups } from './optionLookups'
+export { fileFields } from './fileFields'
 export { formProvenance } from './formProvenance'
 export type {
   FieldProvenance,
@@ -16,6 +17,7 @@ export { filePreview, isFileDescription } from './filePreviews'
 export type { FillInput } from './fillInput'
 export type { FileDescription, FileFieldRules } from './fileValues'
 export type {
+  FileFields,
   FillResult,
   FormAdapter,
   FormField,

@@ -8,8 +8,8 @@ import type {
   Toolmark,
 } from '../types'
 import { createFillTool } from './fillTool'
+import type { FileFieldsCode } from './fileFields'
 import type { FileFieldRules } from './fileValues'
-import { fileMeans } from './resolveFiles'
 import { fieldChange, type FormContext } from './formContext'
 import { createEditTracker, createFormMemory } from './formMemory'
 import { internalProvenance } from './formProvenance'
@@ -35,8 +35,11 @@ export interface FormSource {
     readonly lookups: Readonly<Record<string, FormOptionsLookup>>
     readonly code: OptionLookupsCode
   }
-  /** Rules of the file fields, by the tools' paths. */
-  readonly files?: ReadonlyMap<string, FileFieldRules>
+  /** Rules of the file fields, by the tools' paths, with the code `fileFields()` brought. */
+  readonly files?: {
+    readonly rules: ReadonlyMap<string, FileFieldRules>
+    readonly code: FileFieldsCode
+  }
   /** What `submitSummary` is given. */
   summaryValues(): unknown
 }
@@ -54,7 +57,7 @@ export function registerFormTools(
   options: FormToolsBaseOptions<any>,
 ): FormTools {
   const { name, title } = options
-  const { adapter, steps } = source
+  const { adapter, steps, files } = source
   const root = compileFormSchema(source.jsonSchema)
   const memory = options.memory ?? createFormMemory()
   const readFields = () => readFormFields(tm, name, () => adapter.fields())
@@ -89,7 +92,8 @@ export function registerFormTools(
     provenance: internalProvenance(memory),
     secrets,
     steps,
-    files: source.files ?? new Map(),
+    files: files?.rules ?? new Map(),
+    fileCode: files?.code,
     handles,
     readFields,
     followIssues,
@@ -129,8 +133,12 @@ export function registerFormTools(
       input: fill.schema,
       inputSchema: fillInputSchema(source.jsonSchema, {
         arrays: fill.hasArrays,
-        files: form.files,
-        means: fileMeans(tm.files),
+        ...(files && files.rules.size > 0
+          ? {
+              files: (values) =>
+                files.code.inputSchema(values, files.rules, files.code.means(tm.files)),
+            }
+          : {}),
       }),
       sensitive: anywhere,
       run: fill.fill,

@@ -9,10 +9,9 @@ import {
   accepts,
   acceptList,
   formatBytes,
-  isBlob,
   sanitizeFileName,
-  type FileFieldRules,
-} from './fileValues'
+} from './fileRules'
+import { isBlob, type FileFieldRules } from './fileValues'
 
 /** One file a fill asks for: `{ ref }` (the app resolves it) or `{ url }` (fetched). */
 export type FileSpec = { readonly ref: string } | { readonly url: string }

@@ -128,6 +128,19 @@ export interface OptionLookups {
   readonly [FORM_CODE]: object
 }
 
+/**
+ * A form's file fields by path, from `fileFields({...})`: what each accepts. Frozen. A plain
+ * object is not one: `fileFields` carries the code that checks, resolves and fetches files, so a
+ * form without file fields does not bundle it.
+ */
+export interface FileFields {
+  readonly kind: 'fileFields'
+  /** The rules of each file field. */
+  readonly rules: Readonly<Record<string, Readonly<FileFieldRules>>>
+  /** The file code, bundled only where `fileFields` is imported. */
+  readonly [FORM_CODE]: object
+}
+
 /** How complete one step of a wizard is, in `<form>.state`. */
 export interface FormStepState {
   id: string
@@ -176,10 +189,11 @@ export interface FormToolsOptions<
   /** Paths whose values are masked everywhere (`'ssn'`, `'cards[].cvc'`). */
   sensitive?: readonly string[]
   /**
-   * File fields, by path, with their rules: a fill takes `{ ref }` or `{ url }` for them (see
-   * `createToolmark({ files })`) and resolves every file before writing anything.
+   * File fields, `fileFields({ path: rules })`: a fill takes `{ ref }` or `{ url }` for them (see
+   * `createToolmark({ files })`) and resolves every file before writing anything. A file value
+   * in a form without them is still shown by name, size and type, but agents cannot fill it.
    */
-  files?: Readonly<Record<string, FileFieldRules>>
+  files?: FileFields
   /**
    * Serves the form as a wizard, `formSteps([{ id, title?, fields }])`: one fill takes every
    * step's values at once, keyed by step id (`{ values: { who: { email }, system: { name } } }`),

@@ -7,6 +7,7 @@ describe('@toolmark/core/forms', () => {
       'createFormMemory',
       'createFormTools',
       'createWizardTools',
+      'fileFields',
       'filePreview',
       'formProvenance',
       'formSteps',

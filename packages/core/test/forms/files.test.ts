@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createToolmark, type FilesOptions } from '../../src/index'
-import { createFormTools, type FileFieldRules } from '../../src/forms'
+import { createFormTools, fileFields, type FileFieldRules } from '../../src/forms'
 import { memoryForm } from './memoryForm'
 
 const ticketSchema = z.object({
@@ -28,7 +28,7 @@ function setup(
     name: 'ticket',
     description: 'The new-ticket form.',
     schema: ticketSchema,
-    files: rules,
+    files: fileFields(rules),
   })
   return { tm, form, tools }
 }

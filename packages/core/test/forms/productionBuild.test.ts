@@ -1,6 +1,12 @@
 import { z } from 'zod'
 import { createToolmark, type ErrorEvent, type Toolmark } from '../../src/index'
-import { createFormTools, createWizardTools, formSteps, optionLookups } from '../../src/forms'
+import {
+  createFormTools,
+  createWizardTools,
+  fileFields,
+  formSteps,
+  optionLookups,
+} from '../../src/forms'
 import { memoryForm } from './memoryForm'
 
 // In a production build (`process.env.NODE_ENV` reads 'production') a misconfigured form still
@@ -53,6 +59,16 @@ describe('a misconfigured form in a production build', () => {
       'lookups in a plain object, not from optionLookups()',
       () => ({ name: 'ticket', description: 'A ticket.', schema, options: { title: () => [] } }),
       'createFormTools("ticket"): plain lookups',
+    ],
+    [
+      'file rules in a plain object, not from fileFields()',
+      () => ({ name: 'ticket', description: 'A ticket.', schema, files: { title: {} } }),
+      'createFormTools("ticket"): plain files',
+    ],
+    [
+      'file rules for a field the schema does not have',
+      () => ({ name: 'ticket', description: 'A ticket.', schema, files: fileFields({ nope: {} }) }),
+      'createFormTools("ticket"): file field: nope',
     ],
     [
       'steps in a plain list, not from formSteps()',
