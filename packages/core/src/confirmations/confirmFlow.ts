@@ -424,24 +424,9 @@ export function createConfirmFlow(
 
   async function question(call: Call, request: unknown): Promise<QuestionAnswer> {
     const { record } = call
-    const prepare = questionSupport.get(confirmations)
-    if (!prepare) {
-      // Nothing that draws questions lent their code: with no presenter that is the answer;
-      // with one of the app's own, it has to call enableQuestions (development says so).
-      if (call.abortedBy || call.phase !== 'running')
-        return { answered: false, reason: 'cancelled' }
-      if (!confirmations.hasPresenter() && call.hooks?.showsQuestions !== true) {
-        return { answered: false, reason: 'no_presenter' }
-      }
-      internals.misconfigured(
-        'question_invalid',
-        ['questions not enabled', record.name],
-        record.name,
-      )
-      return { answered: false, reason: 'invalid_question' }
-    }
-    const prepared = prepare(request, internals.converter)
-    if ('problem' in prepared) {
+    // Undefined when nothing that draws questions lent their code (enableQuestions).
+    const prepared = questionSupport.get(confirmations)?.(request, internals.converter)
+    if (prepared && 'problem' in prepared) {
       // Development throws here, so the run's `await ctx.ask(…)` rejects with the fix.
       const [detail, ...words] = prepared.problem
       internals.misconfigured('question_invalid', [detail, record.name, ...words], record.name)
@@ -450,6 +435,15 @@ export function createConfirmFlow(
     if (call.abortedBy || call.phase !== 'running') return { answered: false, reason: 'cancelled' }
     if (!confirmations.hasPresenter() && call.hooks?.showsQuestions !== true) {
       return { answered: false, reason: 'no_presenter' }
+    }
+    if (!prepared) {
+      // A presenter of the app's own, and nobody called enableQuestions (development says so).
+      internals.misconfigured(
+        'question_invalid',
+        ['questions not enabled', record.name],
+        record.name,
+      )
+      return { answered: false, reason: 'invalid_question' }
     }
     const { spec } = prepared
     const entry = makeEntry(
