@@ -164,7 +164,7 @@ export class Call implements Abortable {
     started: number | undefined,
   ): ToolResult {
     const final = deepFreeze(result)
-    if (internals.events.has('result')) {
+    if (internals.events.listening.result) {
       announce(internals, callId ?? randomId('call_'), tool, caller, final, started)
     }
     return final
@@ -367,7 +367,7 @@ export class Call implements Abortable {
       this.#signal.removeEventListener('abort', this)
       this.#signal = undefined
     }
-    if (this.internals.events.has('result')) {
+    if (this.internals.events.listening.result) {
       announce(this.internals, this.callId, this.record.name, this.runAs, final, this.started)
     }
     return final

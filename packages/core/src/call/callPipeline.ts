@@ -193,7 +193,7 @@ export function createCallPipeline(
     prepared: Prepared,
     approval: Approval,
   ): Promise<ToolResult> {
-    const started = events.has('result') ? now() : undefined
+    const started = events.listening.result ? now() : undefined
     const call = new Call(internals, origin.record, origin.caller, 'human', origin.callId, started)
     call.approval = approval
     // The approved run is still the adapter's call: it follows it and may show its questions.
@@ -235,7 +235,7 @@ export function createCallPipeline(
    * someone reads it.
    */
   function call(name: unknown, input: unknown, callOptions: unknown): Promise<ToolResult> {
-    const started = events.has('result') ? now() : undefined
+    const started = events.listening.result ? now() : undefined
     let current: Call | undefined
     let callId: string | undefined
     try {
@@ -254,7 +254,7 @@ export function createCallPipeline(
         }
       }
       // 1. Every call is seen, refused ones included. Redaction costs a walk: only for listeners.
-      if (events.has('call')) {
+      if (events.listening.call) {
         callId = current ? current.callId : randomId('call_')
         events.emit('call', {
           callId,
