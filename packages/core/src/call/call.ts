@@ -5,6 +5,7 @@ import { randomId, now } from '../base/ids'
 import { deepFreeze } from './results'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
 import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
+import type { Checked } from './validateInput'
 
 /**
  * Where a call is. `checking`: its input is being validated; `queued`: it waits for its scope's
@@ -132,6 +133,8 @@ export class Call implements Abortable {
   approval: Approval | undefined = undefined
   /** What one of core's adapters follows of this call, and lends it (see `CallHooks`). */
   hooks: CallHooks | undefined = undefined
+  /** What validation gave, held over the pipeline's one hop (no closure per call for it). */
+  checked: Checked | undefined = undefined
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined

@@ -322,9 +322,19 @@ export function createCallPipeline(
     }
   }
 
-  /** The rest of the call, one hop after `tm.call`. */
+  /**
+   * The rest of the call, one hop after `tm.call`. The call itself crosses the hop, holding what
+   * validation gave, so no closure is made per call for it.
+   */
   function hop(call: Call, checked: Checked): Promise<ToolResult> {
-    return Promise.resolve(checked).then((c) => proceed(call, c))
+    call.checked = checked
+    return Promise.resolve(call).then(afterHop)
+  }
+
+  function afterHop(call: Call): ToolResult | Promise<ToolResult> {
+    const checked = call.checked!
+    call.checked = undefined
+    return proceed(call, checked)
   }
 
   /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */
