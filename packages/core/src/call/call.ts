@@ -56,13 +56,19 @@ const MOVES: { readonly [From in Phase]: readonly Phase[] } = {
   settled: [],
 }
 
-/**
- * `MOVES` as a lookup, derived once: asking it is one property read per move, where `includes`
- * walked an array on every move of every call (bench/call.mjs, see docs/performance.md).
- */
-const ALLOWED = Object.fromEntries(
-  Object.entries(MOVES).map(([from, to]) => [from, Object.fromEntries(to.map((p) => [p, true]))]),
-) as { readonly [From in Phase]: { readonly [To in Phase]?: true } }
+// Each phase's place in `PHASES`: a call keeps its phase as its place, so checking a move is an
+// array read and a bit test, with no string compared (bench/call.mjs, see docs/performance.md).
+const CHECKING = 0
+const QUEUED = 1
+const CONFIRMING = 2
+const RUNNING = 3
+const SETTLED = 4
+const PHASES: readonly Phase[] = ['checking', 'queued', 'confirming', 'running', 'settled']
+
+/** `MOVES` as bits, derived once: bit `to` of `ALLOWED[from]` allows from → to (places). */
+const ALLOWED: readonly number[] = PHASES.map((from) =>
+  MOVES[from].reduce((bits, to) => bits | (1 << PHASES.indexOf(to)), 0),
+)
 
 /**
  * What a call waits on, and what the wait does to it (`Call#wait`):
@@ -118,7 +124,8 @@ function announce(
  * call.
  */
 export class Call implements Abortable {
-  #phase: Phase = 'checking'
+  /** The phase, as its place in `PHASES`. */
+  #at = CHECKING
   #abortedBy: CancelledBy | undefined
   #callId: string | undefined
   #controller: AbortController | undefined
@@ -174,7 +181,7 @@ export class Call implements Abortable {
   }
 
   get phase(): Phase {
-    return this.#phase
+    return PHASES[this.#at]
   }
 
   get abortedBy(): CancelledBy | undefined {
@@ -194,17 +201,20 @@ export class Call implements Abortable {
     return this.#controller.signal
   }
 
-  /** Moves the phase by `MOVES`; `false` when the call is settled already and stays so. */
-  #move(to: Phase): boolean {
-    const from = this.#phase
-    if (from === 'settled') return false
-    if (ALLOWED[from][to] !== true) {
+  /**
+   * Moves the phase (`to`, a place in `PHASES`) by `MOVES`; `false` when the call is settled
+   * already and stays so.
+   */
+  #move(to: number): boolean {
+    const from = this.#at
+    if (from === SETTLED) return false
+    if ((ALLOWED[from] & (1 << to)) === 0) {
       throw new Error(
-        `[toolmark] A call of "${this.record.name}" cannot move from ${from} to ${to}: the call pipeline broke its own order`,
+        `[toolmark] A call of "${this.record.name}" cannot move from ${PHASES[from]} to ${PHASES[to]}: the call pipeline broke its own order`,
       )
     }
-    this.#phase = to
-    this.hooks?.moved?.(to)
+    this.#at = to
+    this.hooks?.moved?.(PHASES[to])
     return true
   }
 
@@ -233,12 +243,12 @@ export class Call implements Abortable {
 
   /** The run starts (in the slot, after `check` and any confirmation). */
   startRun(): void {
-    this.#move('running')
+    this.#move(RUNNING)
   }
 
   /** Stops the call: idempotent, and ignored once it is settled. The first reason wins. */
   abort(by: CancelledBy): void {
-    if (this.#abortedBy || this.#phase === 'settled') return
+    if (this.#abortedBy || this.#at === SETTLED) return
     this.#abortedBy = by
     this.#controller?.abort(abortReason(by))
     this.#resolveAborted?.(by)
@@ -278,7 +288,7 @@ export class Call implements Abortable {
     )
     if (kind === 'validation' || kind === 'run') this.#clock().start()
     else if (kind === 'confirmation') {
-      this.#move('confirming')
+      this.#move(CONFIRMING)
       this.#leave()
       // Only a deadline already counting is paused: a call that never waited has none yet.
       this.#deadline?.pause()
@@ -313,7 +323,7 @@ export class Call implements Abortable {
     const queue = this.record.scope.queue
     const entered = queue.enter(this, this.internals.limits.queuePerScope, approved, whenAborted)
     if (entered === 'busy') return 'busy'
-    this.#move('queued')
+    this.#move(QUEUED)
     if (entered === true) {
       this.#holdsSlot = true
       return true
@@ -322,7 +332,7 @@ export class Call implements Abortable {
     return entered.then((turn) => {
       if (turn !== true) return turn
       this.#holdsSlot = true
-      if (this.#phase === 'settled') {
+      if (this.#at === SETTLED) {
         // Settled while it waited: the slot goes straight on to the next in line.
         this.#leave()
         return this.#abortedBy ?? 'policy'
@@ -339,7 +349,7 @@ export class Call implements Abortable {
   runIfFree(): boolean {
     if (this.#abortedBy !== undefined || !this.record.scope.queue.take()) return false
     this.#holdsSlot = true
-    this.#move('running')
+    this.#move(RUNNING)
     return true
   }
 
@@ -358,7 +368,7 @@ export class Call implements Abortable {
    */
   settle(result: ToolResult): ToolResult {
     const final = Object.isFrozen(result) ? result : this.internals.normalize(result, this)
-    if (!this.#move('settled')) return final
+    if (!this.#move(SETTLED)) return final
     this.#waits = undefined
     this.#deadline?.stop()
     this.#leave()
