@@ -2,7 +2,7 @@ import { Deadline, type Abortable } from './deadline'
 import type { QueueHolder, WhenAborted } from './scopeQueue'
 import { unref } from '../base/guards'
 import { randomId, now } from '../base/ids'
-import { deepFreeze } from './results'
+import { deepFreeze, normalizeResult, type ResultProblem } from './results'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
 import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
 import type { Checked } from './validateInput'
@@ -111,6 +111,10 @@ function announce(
   })
 }
 
+/** What normalizing a call's result reports, said like every other error about a tool's code. */
+const reportResult = ({ code, cause }: ResultProblem, call: Call): void =>
+  call.internals.toolError(code, call, cause)
+
 /**
  * One call, from the moment its tool is found to its result: the only owner of its phase (moved
  * by `MOVES` only), its abort and the reason for it, its deadline, its hold on the scope's slot,
@@ -199,6 +203,15 @@ export class Call implements Abortable {
       if (this.#abortedBy) this.#controller.abort(abortReason(this.#abortedBy))
     }
     return this.#controller.signal
+  }
+
+  /**
+   * What the tool (its `check` or `run`) or the pipeline handed back, as it may leave `tm.call`
+   * (`normalizeResult`), a problem reported as this call's. One function for every registry: a
+   * registry's own `normalize` made the run's step call a different function per registry.
+   */
+  normalize(raw: unknown): ToolResult {
+    return normalizeResult(raw, reportResult, this)
   }
 
   /**
@@ -303,8 +316,7 @@ export class Call implements Abortable {
   }
 
   /** Follows the caller's AbortSignal until the call settles. */
-  follow(signal: AbortSignal | undefined): void {
-    if (!signal) return
+  follow(signal: AbortSignal): void {
     this.#signal = signal
     signal.addEventListener('abort', this, { once: true })
   }
@@ -362,12 +374,13 @@ export class Call implements Abortable {
 
   /**
    * Ends the call with `result`, once: the result is normalized (results already frozen, the
-   * pipeline's own and a run's normalized one, are kept as they are), the deadline stops, the slot
-   * and the caller's signal are let go, and the `result` event is emitted. A second settle only
-   * returns its own result, normalized, and emits nothing.
+   * pipeline's own, are kept as they are; `normalized` says it comes from `normalize` already, a
+   * run's, so it is not tested again), the deadline stops, the slot and the caller's signal are
+   * let go, and the `result` event is emitted. A second settle only returns its own result,
+   * normalized, and emits nothing.
    */
-  settle(result: ToolResult): ToolResult {
-    const final = Object.isFrozen(result) ? result : this.internals.normalize(result, this)
+  settle(result: ToolResult, normalized = false): ToolResult {
+    const final = normalized || Object.isFrozen(result) ? result : this.normalize(result)
     if (!this.#move(SETTLED)) return final
     this.#waits = undefined
     this.#deadline?.stop()
