@@ -2,9 +2,10 @@ import { Deadline, type Abortable } from './deadline'
 import type { QueueHolder, WhenAborted } from './scopeQueue'
 import { unref } from '../base/guards'
 import { randomId, now } from '../base/ids'
-import { deepFreeze } from './results'
+import { deepFreeze, normalizeResult, type ResultProblem } from './results'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
 import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
+import type { Checked } from './validateInput'
 
 /**
  * Where a call is. `checking`: its input is being validated; `queued`: it waits for its scope's
@@ -55,13 +56,19 @@ const MOVES: { readonly [From in Phase]: readonly Phase[] } = {
   settled: [],
 }
 
-/**
- * `MOVES` as a lookup, derived once: asking it is one property read per move, where `includes`
- * walked an array on every move of every call (bench/call.mjs, see docs/performance.md).
- */
-const ALLOWED = Object.fromEntries(
-  Object.entries(MOVES).map(([from, to]) => [from, Object.fromEntries(to.map((p) => [p, true]))]),
-) as { readonly [From in Phase]: { readonly [To in Phase]?: true } }
+// Each phase's place in `PHASES`: a call keeps its phase as its place, so checking a move is an
+// array read and a bit test, with no string compared (bench/call.mjs, see docs/performance.md).
+const CHECKING = 0
+const QUEUED = 1
+const CONFIRMING = 2
+const RUNNING = 3
+const SETTLED = 4
+const PHASES: readonly Phase[] = ['checking', 'queued', 'confirming', 'running', 'settled']
+
+/** `MOVES` as bits, derived once: bit `to` of `ALLOWED[from]` allows from → to (places). */
+const ALLOWED: readonly number[] = PHASES.map((from) =>
+  MOVES[from].reduce((bits, to) => bits | (1 << PHASES.indexOf(to)), 0),
+)
 
 /**
  * What a call waits on, and what the wait does to it (`Call#wait`):
@@ -104,6 +111,10 @@ function announce(
   })
 }
 
+/** What normalizing a call's result reports, said like every other error about a tool's code. */
+const reportResult = ({ code, cause }: ResultProblem, call: Call): void =>
+  call.internals.toolError(code, call, cause)
+
 /**
  * One call, from the moment its tool is found to its result: the only owner of its phase (moved
  * by `MOVES` only), its abort and the reason for it, its deadline, its hold on the scope's slot,
@@ -117,7 +128,8 @@ function announce(
  * call.
  */
 export class Call implements Abortable {
-  #phase: Phase = 'checking'
+  /** The phase, as its place in `PHASES`. */
+  #at = CHECKING
   #abortedBy: CancelledBy | undefined
   #callId: string | undefined
   #controller: AbortController | undefined
@@ -132,6 +144,8 @@ export class Call implements Abortable {
   approval: Approval | undefined = undefined
   /** What one of core's adapters follows of this call, and lends it (see `CallHooks`). */
   hooks: CallHooks | undefined = undefined
+  /** What validation gave, held over the pipeline's one hop (no closure per call for it). */
+  checked: Checked | undefined = undefined
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined
@@ -164,14 +178,14 @@ export class Call implements Abortable {
     started: number | undefined,
   ): ToolResult {
     const final = deepFreeze(result)
-    if (internals.events.has('result')) {
+    if (internals.events.listening.result) {
       announce(internals, callId ?? randomId('call_'), tool, caller, final, started)
     }
     return final
   }
 
   get phase(): Phase {
-    return this.#phase
+    return PHASES[this.#at]
   }
 
   get abortedBy(): CancelledBy | undefined {
@@ -191,17 +205,29 @@ export class Call implements Abortable {
     return this.#controller.signal
   }
 
-  /** Moves the phase by `MOVES`; `false` when the call is settled already and stays so. */
-  #move(to: Phase): boolean {
-    const from = this.#phase
-    if (from === 'settled') return false
-    if (ALLOWED[from][to] !== true) {
+  /**
+   * What the tool (its `check` or `run`) or the pipeline handed back, as it may leave `tm.call`
+   * (`normalizeResult`), a problem reported as this call's. One function for every registry: a
+   * registry's own `normalize` made the run's step call a different function per registry.
+   */
+  normalize(raw: unknown): ToolResult {
+    return normalizeResult(raw, reportResult, this)
+  }
+
+  /**
+   * Moves the phase (`to`, a place in `PHASES`) by `MOVES`; `false` when the call is settled
+   * already and stays so.
+   */
+  #move(to: number): boolean {
+    const from = this.#at
+    if (from === SETTLED) return false
+    if ((ALLOWED[from] & (1 << to)) === 0) {
       throw new Error(
-        `[toolmark] A call of "${this.record.name}" cannot move from ${from} to ${to}: the call pipeline broke its own order`,
+        `[toolmark] A call of "${this.record.name}" cannot move from ${PHASES[from]} to ${PHASES[to]}: the call pipeline broke its own order`,
       )
     }
-    this.#phase = to
-    this.hooks?.moved?.(to)
+    this.#at = to
+    this.hooks?.moved?.(PHASES[to])
     return true
   }
 
@@ -230,12 +256,12 @@ export class Call implements Abortable {
 
   /** The run starts (in the slot, after `check` and any confirmation). */
   startRun(): void {
-    this.#move('running')
+    this.#move(RUNNING)
   }
 
   /** Stops the call: idempotent, and ignored once it is settled. The first reason wins. */
   abort(by: CancelledBy): void {
-    if (this.#abortedBy || this.#phase === 'settled') return
+    if (this.#abortedBy || this.#at === SETTLED) return
     this.#abortedBy = by
     this.#controller?.abort(abortReason(by))
     this.#resolveAborted?.(by)
@@ -275,7 +301,7 @@ export class Call implements Abortable {
     )
     if (kind === 'validation' || kind === 'run') this.#clock().start()
     else if (kind === 'confirmation') {
-      this.#move('confirming')
+      this.#move(CONFIRMING)
       this.#leave()
       // Only a deadline already counting is paused: a call that never waited has none yet.
       this.#deadline?.pause()
@@ -290,8 +316,7 @@ export class Call implements Abortable {
   }
 
   /** Follows the caller's AbortSignal until the call settles. */
-  follow(signal: AbortSignal | undefined): void {
-    if (!signal) return
+  follow(signal: AbortSignal): void {
     this.#signal = signal
     signal.addEventListener('abort', this, { once: true })
   }
@@ -310,7 +335,7 @@ export class Call implements Abortable {
     const queue = this.record.scope.queue
     const entered = queue.enter(this, this.internals.limits.queuePerScope, approved, whenAborted)
     if (entered === 'busy') return 'busy'
-    this.#move('queued')
+    this.#move(QUEUED)
     if (entered === true) {
       this.#holdsSlot = true
       return true
@@ -319,7 +344,7 @@ export class Call implements Abortable {
     return entered.then((turn) => {
       if (turn !== true) return turn
       this.#holdsSlot = true
-      if (this.#phase === 'settled') {
+      if (this.#at === SETTLED) {
         // Settled while it waited: the slot goes straight on to the next in line.
         this.#leave()
         return this.#abortedBy ?? 'policy'
@@ -334,12 +359,9 @@ export class Call implements Abortable {
    * (`bench/call.mjs`: 1.76–1.79× the floor with this straight line, 1.86–1.88× without.)
    */
   runIfFree(): boolean {
-    // With no room in the line, `enter` only ever takes a free slot or answers `busy`.
-    if (this.#abortedBy !== undefined || this.record.scope.queue.enter(this, 0) !== true) {
-      return false
-    }
+    if (this.#abortedBy !== undefined || !this.record.scope.queue.take()) return false
     this.#holdsSlot = true
-    this.#move('running')
+    this.#move(RUNNING)
     return true
   }
 
@@ -347,18 +369,19 @@ export class Call implements Abortable {
   #leave(): void {
     if (!this.#holdsSlot) return
     this.#holdsSlot = false
-    this.record.scope.queue.release(this)
+    this.record.scope.queue.release()
   }
 
   /**
    * Ends the call with `result`, once: the result is normalized (results already frozen, the
-   * pipeline's own and a run's normalized one, are kept as they are), the deadline stops, the slot
-   * and the caller's signal are let go, and the `result` event is emitted. A second settle only
-   * returns its own result, normalized, and emits nothing.
+   * pipeline's own, are kept as they are; `normalized` says it comes from `normalize` already, a
+   * run's, so it is not tested again), the deadline stops, the slot and the caller's signal are
+   * let go, and the `result` event is emitted. A second settle only returns its own result,
+   * normalized, and emits nothing.
    */
-  settle(result: ToolResult): ToolResult {
-    const final = Object.isFrozen(result) ? result : this.internals.normalize(result, this)
-    if (!this.#move('settled')) return final
+  settle(result: ToolResult, normalized = false): ToolResult {
+    const final = normalized || Object.isFrozen(result) ? result : this.normalize(result)
+    if (!this.#move(SETTLED)) return final
     this.#waits = undefined
     this.#deadline?.stop()
     this.#leave()
@@ -367,7 +390,7 @@ export class Call implements Abortable {
       this.#signal.removeEventListener('abort', this)
       this.#signal = undefined
     }
-    if (this.internals.events.has('result')) {
+    if (this.internals.events.listening.result) {
       announce(this.internals, this.callId, this.record.name, this.runAs, final, this.started)
     }
     return final
@@ -378,38 +401,39 @@ export class Call implements Abortable {
 const whenAborted: WhenAborted = Call.whenAborted
 
 /**
- * The calls not settled yet, oldest first, for Stop and withdrawal. The calls are linked through
- * themselves: adding and removing one allocates and hashes nothing, where a `Set` would give each
- * call an identity hash (`bench/call.mjs`: 0.22 µs per call for a `Set`, 0.04 µs linked).
+ * The calls not settled yet, for Stop and withdrawal. The calls are linked through themselves:
+ * adding and removing one allocates and hashes nothing, where a `Set` would give each call an
+ * identity hash (`bench/call.mjs`: 0.22 µs per call for a `Set`, 0.04 µs linked). The newest is
+ * first: adding a call to an empty list then stores it in the list once, not twice (a call into a
+ * list the registry has held for long costs a write barrier per store).
  */
 export class CallList {
-  #head: Call | undefined
-  #tail: Call | undefined
+  #newest: Call | undefined
 
   /** Adds a call; adding one twice changes nothing. */
   add(call: Call): void {
     if (call.list) return
     call.list = this
-    call.prev = this.#tail
-    if (this.#tail) this.#tail.next = call
-    else this.#head = call
-    this.#tail = call
+    const next = this.#newest
+    call.next = next
+    if (next) next.prev = call
+    this.#newest = call
   }
 
   /** Removes a call; removing one that is not here changes nothing. */
   delete(call: Call): void {
     if (call.list !== this) return
-    if (call.prev) call.prev.next = call.next
-    else this.#head = call.next
-    if (call.next) call.next.prev = call.prev
-    else this.#tail = call.prev
+    const { prev, next } = call
+    if (prev) prev.next = next
+    else this.#newest = next
+    if (next) next.prev = prev
     call.list = call.prev = call.next = undefined
   }
 
   /** The calls now, oldest first: a copy, so aborting one while iterating is safe. */
   snapshot(): Call[] {
     const out: Call[] = []
-    for (let c = this.#head; c; c = c.next) out.push(c)
-    return out
+    for (let c = this.#newest; c; c = c.next) out.push(c)
+    return out.reverse()
   }
 }

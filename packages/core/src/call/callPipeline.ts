@@ -131,13 +131,13 @@ export function createCallPipeline(
   /** 8–9. The run, in the slot, and its one result (a promise of it never rejects). */
   function runStep(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
     const out = steps.run(call, value)
-    // A run's result is normalized already, so settling it only sees that it is frozen.
+    // A run's result is normalized already: settling it does not test it again.
     return isThenable(out)
       ? out.then(
-          (r) => call.settle(r),
+          (r) => call.settle(r, true),
           (cause: unknown) => failed(call, cause),
         )
-      : call.settle(out)
+      : call.settle(out, true)
   }
 
   /**
@@ -193,7 +193,7 @@ export function createCallPipeline(
     prepared: Prepared,
     approval: Approval,
   ): Promise<ToolResult> {
-    const started = events.has('result') ? now() : undefined
+    const started = events.listening.result ? now() : undefined
     const call = new Call(internals, origin.record, origin.caller, 'human', origin.callId, started)
     call.approval = approval
     // The approved run is still the adapter's call: it follows it and may show its questions.
@@ -235,7 +235,7 @@ export function createCallPipeline(
    * someone reads it.
    */
   function call(name: unknown, input: unknown, callOptions: unknown): Promise<ToolResult> {
-    const started = events.has('result') ? now() : undefined
+    const started = events.listening.result ? now() : undefined
     let current: Call | undefined
     let callId: string | undefined
     try {
@@ -254,7 +254,7 @@ export function createCallPipeline(
         }
       }
       // 1. Every call is seen, refused ones included. Redaction costs a walk: only for listeners.
-      if (events.has('call')) {
+      if (events.listening.call) {
         callId = current ? current.callId : randomId('call_')
         events.emit('call', {
           callId,
@@ -293,13 +293,13 @@ export function createCallPipeline(
           : refusedEarly(refused, callId, label, caller, started)
       }
       // 3. Policy, rate limit, an already-aborted signal.
-      const refused = refusal(current, access)
+      const refused = access === 'ok' ? rateLimited(current) : refusal(current, access)
       if (refused) return Promise.resolve(current.settle(refused))
       const signal = isAbortSignal(co.signal) ? co.signal : undefined
       if (signal?.aborted) return Promise.resolve(current.settle(cancelled('signal')))
       // From here Stop, withdrawal and the caller's signal reach the call.
       calls.add(current)
-      current.follow(signal)
+      if (signal) current.follow(signal)
 
       // 4. Validation, synchronous when the schema is; an async one races the call's abort and
       // deadline. The rest waits for one hop even then.
@@ -322,9 +322,19 @@ export function createCallPipeline(
     }
   }
 
-  /** The rest of the call, one hop after `tm.call`. */
+  /**
+   * The rest of the call, one hop after `tm.call`. The call itself crosses the hop, holding what
+   * validation gave, so no closure is made per call for it.
+   */
   function hop(call: Call, checked: Checked): Promise<ToolResult> {
-    return Promise.resolve(checked).then((c) => proceed(call, c))
+    call.checked = checked
+    return Promise.resolve(call).then(afterHop)
+  }
+
+  function afterHop(call: Call): ToolResult | Promise<ToolResult> {
+    const checked = call.checked!
+    call.checked = undefined
+    return proceed(call, checked)
   }
 
   /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */
@@ -358,6 +368,11 @@ export function createCallPipeline(
         `"${record.name}" needs a person's verified approval and this page has no verifier`,
       )
     }
+    return rateLimited(call)
+  }
+
+  /** The rate limit of step 3: what a call its policy allows still meets. */
+  function rateLimited({ caller }: Call): ToolResult | undefined {
     const rateLimit = internals.policyOf(caller).rateLimit
     if (rateLimit && !internals.rateLimiter.take(caller, rateLimit, now())) {
       return refuse('rate_limited', `Too many calls from ${caller}; wait and retry`)

@@ -1,6 +1,6 @@
 import type { CancelledBy } from '../types'
 
-/** Who asks for a scope's slot (a call): only its identity matters to the queue. */
+/** Who asks for a scope's slot (a call): the queue only hands it to `whenAborted`. */
 export type QueueHolder = object
 
 /** Resolves with the reason once the holder is aborted; asked only if it has to wait. */
@@ -26,8 +26,16 @@ export interface ScopeQueue {
     approved?: boolean,
     whenAborted?: WhenAborted,
   ): true | 'busy' | Promise<true | CancelledBy>
-  /** Gives the slot back; does nothing unless `holder` holds it, so it is idempotent. */
-  release(holder: QueueHolder): void
+  /**
+   * Takes the slot when it is free (`true`), else changes nothing (`false`): `enter` with no room
+   * in the line, as one small test every call into a free scope makes.
+   */
+  take(): boolean
+  /**
+   * Gives the slot back, to the next in line if any. Only the holder calls it, once per hold (a
+   * `Call` keeps its own record of holding the slot).
+   */
+  release(): void
 }
 
 /** A waiting call's wake-up: hands it the slot. */
@@ -35,7 +43,12 @@ type Wake = () => void
 
 /** One slot, and the two lines waiting for it: approved runs first, then every other call. */
 class Queue implements ScopeQueue {
-  #holder: QueueHolder | undefined = undefined
+  /**
+   * Whether the slot is held. Not who holds it: the holder keeps that itself, and a scope outlives
+   * its calls, so pointing at the newest one would cost a write barrier on every call
+   * (`bench/call.mjs`, see docs/performance.md).
+   */
+  #taken = false
   readonly #approvedLine: Wake[] = []
   readonly #line: Wake[] = []
 
@@ -49,19 +62,18 @@ class Queue implements ScopeQueue {
     approved = false,
     whenAborted?: WhenAborted,
   ): true | 'busy' | Promise<true | CancelledBy> {
-    // The holder itself, not a closure per call, is the ticket: entering and leaving a free
-    // scope allocates nothing.
-    if (this.#holder === undefined) {
-      this.#holder = next
+    // Entering and leaving a free scope allocates nothing.
+    if (!this.#taken) {
+      this.#taken = true
       return true
     }
     const own = approved ? this.#approvedLine : this.#line
     if (!approved && own.length >= limit) return 'busy'
     return new Promise<true | CancelledBy>((resolve) => {
       let settled = false
+      // The slot is handed over taken: nothing can slip in between.
       const wake = () => {
         settled = true
-        this.#holder = next
         resolve(true)
       }
       own.push(wake)
@@ -75,12 +87,20 @@ class Queue implements ScopeQueue {
     })
   }
 
-  release(current: QueueHolder): void {
-    if (this.#holder !== current) return
-    this.#holder = undefined
+  take(): boolean {
+    if (this.#taken) return false
+    this.#taken = true
+    return true
+  }
+
+  release(): void {
+    if (this.#approvedLine.length === 0 && this.#line.length === 0) {
+      this.#taken = false
+      return
+    }
     // Hand the slot straight to the next in line, so nothing can jump the queue in between.
     const wake = this.#approvedLine.shift() ?? this.#line.shift()
-    wake?.()
+    wake!()
   }
 }
 

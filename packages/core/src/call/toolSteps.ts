@@ -35,10 +35,8 @@ class RunContext implements ToolContext {
   readonly caller: ToolContext['caller']
   readonly #call: Call
   readonly #parts: RunParts
-  #registerUndo: ToolContext['registerUndo'] | undefined
-  #confirm: ToolContext['confirm'] | undefined
-  #ask: ToolContext['ask'] | undefined
-  #progress: ToolContext['progress'] | undefined
+  /** The methods made so far (one field for the four: every run makes its `ctx`). */
+  #made: Partial<Pick<ToolContext, 'registerUndo' | 'confirm' | 'ask' | 'progress'>> | undefined
 
   constructor(call: Call, parts: RunParts) {
     this.#call = call
@@ -52,17 +50,18 @@ class RunContext implements ToolContext {
     return this.#call.signal
   }
   get registerUndo(): ToolContext['registerUndo'] {
-    return (this.#registerUndo ??= (restore) => this.#parts.registerUndo(this.#call, restore))
+    return ((this.#made ??= {}).registerUndo ??= (restore) =>
+      this.#parts.registerUndo(this.#call, restore))
   }
   get confirm(): ToolContext['confirm'] {
-    return (this.#confirm ??= (request) => this.#parts.ask(this.#call, request))
+    return ((this.#made ??= {}).confirm ??= (request) => this.#parts.ask(this.#call, request))
   }
   get ask(): ToolContext['ask'] {
-    return (this.#ask ??= ((request: unknown) =>
+    return ((this.#made ??= {}).ask ??= ((request: unknown) =>
       this.#parts.question(this.#call, request)) as ToolContext['ask'])
   }
   get progress(): ToolContext['progress'] {
-    return (this.#progress ??= (p) => reportProgress(this.#call, p))
+    return ((this.#made ??= {}).progress ??= (p) => reportProgress(this.#call, p))
   }
   get approval(): ToolContext['approval'] {
     return this.#call.approval
@@ -136,7 +135,7 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
   }
 
   function settleValue(value: unknown, call: Call): ToolResult | Promise<ToolResult> {
-    const result = internals.normalize(value, call)
+    const result = call.normalize(value)
     // Dev mode in a development build only: production bundles leave the check out. The cheap
     // tests come first, so unbundled Node reads `process.env` only for tools with an output.
     if (
@@ -160,7 +159,7 @@ export function createToolSteps(internals: RegistryInternals, parts: RunParts): 
       return threw(call, error, 'check')
     }
     const conclude = (stop: unknown): ToolResult | undefined =>
-      stop === undefined ? undefined : internals.normalize(stop, call)
+      stop === undefined ? undefined : call.normalize(stop)
     let thenable: boolean
     try {
       thenable = isThenable(value)

@@ -29,14 +29,28 @@ export function validateInput(
     }
     return { result: invalid([{ path: '', message: 'This tool takes no input: send {}' }]) }
   }
-  const threw = (cause: unknown): Checked => {
-    internals.toolError('validator_threw', { record, callId: source.callId }, cause)
-    return { result: toolFailed() }
-  }
   try {
     const checked = validateWith(schema, input)
-    return isThenable(checked) ? Promise.resolve(checked).then(conclude, threw) : conclude(checked)
+    return isThenable(checked)
+      ? Promise.resolve(checked).then(conclude, (cause: unknown) =>
+          threw(internals, record, source, cause),
+        )
+      : conclude(checked)
   } catch (cause) {
-    return threw(cause)
+    return threw(internals, record, source, cause)
   }
+}
+
+/**
+ * A validator that throws is the tool failing. Not a closure made on every call: a call whose
+ * validator never throws allocates nothing for it.
+ */
+function threw(
+  internals: RegistryInternals,
+  record: ToolRecord,
+  source: { readonly callId: string },
+  cause: unknown,
+): Checked {
+  internals.toolError('validator_threw', { record, callId: source.callId }, cause)
+  return { result: toolFailed() }
 }

@@ -4,6 +4,12 @@ import type { ErrorEvent, ToolmarkEventMap, ToolmarkEventType, ToolmarkEvents } 
 export interface Emitter extends ToolmarkEvents {
   emit<K extends ToolmarkEventType>(type: K, event: ToolmarkEventMap[K]): void
   has(type: ToolmarkEventType): boolean
+  /**
+   * `has` of each type as a field, kept up to date by `on` and unsubscribe: read several times on
+   * every call, where asking `has` looked the type up in a map each time (bench/call.mjs, see
+   * docs/performance.md).
+   */
+  readonly listening: Readonly<Record<ToolmarkEventType, boolean>>
 }
 
 /** One `on()`: its own object, so the same function can be added twice and removed once each. */
@@ -16,16 +22,33 @@ export function createEmitter(): Emitter {
   // walks the list it found, so a listener added or removed while an event is being delivered
   // takes effect from the next event, and delivering one copies nothing.
   const lists = new Map<ToolmarkEventType, readonly Subscription[]>()
+  const listening: Record<ToolmarkEventType, boolean> = {
+    call: false,
+    result: false,
+    progress: false,
+    confirm: false,
+    undo: false,
+    change: false,
+    error: false,
+  }
+  const heard = (type: ToolmarkEventType, on: boolean) => {
+    if (Object.prototype.hasOwnProperty.call(listening, type)) listening[type] = on
+  }
   const emitter: Emitter = {
+    listening,
     on(type, listener) {
       const subscription: Subscription = { listener }
       lists.set(type, [...(lists.get(type) ?? []), subscription])
+      heard(type, true)
       return () => {
         const list = lists.get(type)
         if (!list?.includes(subscription)) return
         const rest = list.filter((s) => s !== subscription)
         if (rest.length > 0) lists.set(type, rest)
-        else lists.delete(type)
+        else {
+          lists.delete(type)
+          heard(type, false)
+        }
       }
     },
     has(type) {
