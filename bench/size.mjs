@@ -43,7 +43,10 @@ const THEME = [/@toolmark\/react\/dist\/theme\//, 'the theme']
 // enableGrants), and a verifier brings its WebAuthn checks (@toolmark/core/passkey).
 const QUESTIONS = [/@toolmark\/core\/dist\/confirmations\/question\.js$/, 'the question code']
 const GRANTS = [/@toolmark\/core\/dist\/confirmations\/grant(List|Pins)\.js$/, 'the grant code']
-const WEBAUTHN = [/@toolmark\/core\/dist\/verification\/checkAssertion\.js$/, 'the WebAuthn checks']
+const WEBAUTHN = [
+  /@toolmark\/core\/dist\/verification\/(checkAssertion|approvalChallenge)\.js$/,
+  'the WebAuthn challenge and checks',
+]
 const WIZARD = [
   /@toolmark\/(core\/dist\/forms\/(createWizardTools|combineSteps|formSteps)|react\/dist\/rhf\/(useWizardTool|wizardRegistration))\.js$/,
   'the wizard (steps) code',

@@ -459,12 +459,26 @@ export interface ExpectedAssertion {
   publicKey?: { spki: string; algorithm: number }
 }
 
+/** What an approval's challenge is computed over. */
+export interface ChallengeParts {
+  confirmId: string
+  tool: string
+  /** The exact input that will run (after any edit). */
+  input: unknown
+  expiresAt: number
+}
+
 /**
  * Asks the person to verify an approval and checks what comes back. Made by `passkeyVerifier()`
  * or `webauthnVerifier(ask)` from `@toolmark/core/passkey`, which bring the WebAuthn checks: an
  * app that never verifies never bundles them.
  */
 export interface Verifier {
+  /**
+   * The approval's WebAuthn challenge (`approvalChallenge`): core computes it with this for the
+   * exact input that will run, asks with it and checks against it.
+   */
+  challenge(parts: ChallengeParts): Promise<string>
   /** Asks the person (say, for a passkey); resolves with the assertion, or `undefined` when declined. */
   ask(request: VerificationRequest): Promise<Verification | undefined>
   /**

@@ -131,8 +131,14 @@ describe('which approvals need verification', () => {
     expect(() => createToolmark({ confirm: { verifier: { ask: bare } as never } })).toThrow(
       /confirm\.verifier/,
     )
+    // An object with ask and check but no challenge of its own: core has no challenge to ask with.
+    const { challenge: _, ...withoutChallenge } = webauthnVerifier(bare)
+    expect(() => createToolmark({ confirm: { verifier: withoutChallenge as never } })).toThrow(
+      /confirm\.verifier/,
+    )
     const verifier = webauthnVerifier(bare)
     expect(Object.isFrozen(verifier)).toBe(true)
+    expect(verifier.challenge).toBe(approvalChallenge)
     expect(() => createToolmark({ confirm: { verifier } })).not.toThrow()
   })
 

@@ -1,7 +1,6 @@
 import type { Call } from '../call/call'
 import type { Confirmation, ConfirmationParts, GrantCheck, Verified } from './confirmation'
 import type { InternalConfirmationStore } from './confirmationStore'
-import { approvalChallenge } from '../verification/approvalChallenge'
 import { isObject, isThenable, unref } from '../base/guards'
 import { randomId } from '../base/ids'
 import { inputJsonSchema, titlesOf } from '../schema/jsonSchema'
@@ -250,7 +249,7 @@ export function createConfirmFlow(
       const { verifier } = internals.verification
       if (!verifier) return { failed: 'This page has no verifier to ask the person with' }
       try {
-        const challenge = await approvalChallenge({
+        const challenge = await verifier.challenge({
           confirmId: entry.id,
           tool: entry.tool,
           input,

@@ -1,5 +1,5 @@
 import { FORBIDDEN_SEGMENTS, getIn, isObject } from '../base/guards'
-import { canonicalJson } from '../verification/approvalChallenge'
+import { canonicalJson } from '../base/canonicalJson'
 import type { JsonSchema } from '../types'
 
 /** The schemas a value at this schema may match (`anyOf`/`oneOf` branches, nullable fields). */

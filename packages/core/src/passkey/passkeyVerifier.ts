@@ -1,6 +1,7 @@
 import { fromBase64url, toBase64url } from '../verification/base64url'
 import { checkAssertion, readVerification } from '../verification/checkAssertion'
 import { deepFreeze } from '../call/results'
+import { approvalChallenge } from '../verification/approvalChallenge'
 import type { ExpectedAssertion, Verification, VerificationRequest, Verifier } from '../types'
 
 /** A passkey the person enrolled (what `registerPasskey` returns as `credential`). */
@@ -78,7 +79,7 @@ async function checkGiven(
 export function webauthnVerifier(
   ask: (request: VerificationRequest) => Promise<Verification | undefined>,
 ): Verifier {
-  return Object.freeze({ ask, check: checkGiven })
+  return Object.freeze({ challenge: approvalChallenge, ask, check: checkGiven })
 }
 
 /**

@@ -30,7 +30,7 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
   jsonSchema: () => 'createToolmark({ jsonSchema }) takes a function (schema) => JSON Schema',
   confirm: () => 'createToolmark({ confirm }) takes { inapp?, test?, verifier?, origin?, rpId? }',
   'confirm verifier': () =>
-    'confirm.verifier must come from passkeyVerifier() or webauthnVerifier(ask) of @toolmark/core/passkey, which bring the checks of what it gives',
+    'confirm.verifier must come from passkeyVerifier() or webauthnVerifier(ask) of @toolmark/core/passkey, which bring the challenge and the checks of what it gives',
   'confirm text': (key) => `confirm.${key} must be a string`,
   'confirm mode': (key, mode) =>
     `confirm.${key} cannot be ${mode}: only inapp and test are configurable, as "deferred" or "inline" (webmcp and mcp are always inline)`,

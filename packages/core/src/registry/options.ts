@@ -97,9 +97,12 @@ function readFiles(given: unknown, problems: Problem[]): Readonly<FilesOptions> 
  * Reads `createToolmark`'s options, own properties only: a polluted `Object.prototype`
  * configures nothing. The policy is compiled apart.
  */
-/** A verifier made by `passkeyVerifier()` or `webauthnVerifier()`: it asks, and it checks. */
+/** A verifier made by `passkeyVerifier()` or `webauthnVerifier()`: it computes the challenge, asks and checks. */
 const isVerifier = (value: unknown): value is Verifier =>
-  isObject(value) && typeof value.ask === 'function' && typeof value.check === 'function'
+  isObject(value) &&
+  typeof value.challenge === 'function' &&
+  typeof value.ask === 'function' &&
+  typeof value.check === 'function'
 
 export function readOptions(options: unknown): ReadOptions {
   const problems: Problem[] = []
