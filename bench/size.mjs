@@ -92,8 +92,18 @@ export { ToolProvider, useTool } from '@toolmark/react'`,
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'`,
     // A form without steps, lookups or file fields: formSteps(), optionLookups() and fileFields()
-    // bring that code.
+    // bring that code. A dialog on a registry that neither asks nor grants: enableQuestions() and
+    // enableGrants() bring that code.
+    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, GRANTS],
+  },
+  {
+    id: 'asks-grants',
+    label: 'typical, a registry with enableQuestions + enableGrants',
+    code: `export { createToolmark, ok, enableQuestions, enableGrants } from '@toolmark/core'
+export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
+export { useFormTool } from '@toolmark/react/rhf'`,
     forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES],
+    require: [QUESTIONS, GRANTS],
   },
   {
     id: 'forms-all',
@@ -118,7 +128,7 @@ export { ToolProvider, useTool, UnstyledConfirmDialog } from '@toolmark/react'`,
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useToolmarkChat } from '@toolmark/react/ai-sdk'`,
-    forbid: [DEVTOOLS, ACTIVITY, FORMS],
+    forbid: [DEVTOOLS, ACTIVITY, FORMS, QUESTIONS, GRANTS],
   },
   {
     id: 'assistant',
@@ -129,7 +139,7 @@ export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'
 export { bridge, createInPageChannel } from '@toolmark/core/bridge'
 export { createPageClient, pageTools } from '@toolmark/core/agent'`,
-    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES],
+    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, GRANTS],
   },
   {
     id: 'query',

@@ -1,6 +1,5 @@
 'use client'
 import { useEffect, useMemo, useSyncExternalStore } from 'react'
-import { enableGrants, enableQuestions } from '@toolmark/core'
 import type {
   ApproveOptions,
   ConfirmationAnswer,
@@ -52,8 +51,8 @@ export interface UseConfirmationsResult {
   /** Denies the entries named, in queue order; each call ends `cancelled operator`. */
   rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
   /**
-   * The grants people gave (`approve(id, { grant })`), oldest first: later calls they cover run
-   * without asking. The same array until one is made, used, revoked or ends.
+   * The grants people gave (`approve(id, { grant })`, on a registry with `enableGrants(tm)`),
+   * oldest first: later calls they cover run without asking. The same array until one is made, used, revoked or ends.
    */
   grants: readonly Grant[]
   /** Ends a grant at once (a call it already let through goes on); false when there is none. */
@@ -68,6 +67,9 @@ const getServerGrants = () => NO_GRANTS
 /**
  * The registry's pending confirmations, for building your own approval UI (`<ConfirmDialog>` is
  * built on it). Mounting it attaches a presenter, so inline callers may use confirmable tools.
+ * Questions (`ctx.ask`) and grants are there once the registry enables them: call
+ * `enableQuestions(tm)` and `enableGrants(tm)` from `@toolmark/core` where you create it, so an
+ * app that never asks or grants does not bundle that code.
  *
  * @example
  * ```tsx
@@ -111,12 +113,9 @@ export function useConfirmationsFor(
   const grants = useSyncExternalStore(source.subscribe, source.getGrants, getServerGrants)
 
   useEffect(() => {
-    // What answers confirmations draws the runs' questions and gives grants: it brings their code.
-    enableQuestions(tm)
-    enableGrants(tm)
     if (!presenter) return
     return store.attachPresenter()
-  }, [tm, store, presenter])
+  }, [store, presenter])
 
   const actions = useMemo(
     () => ({

@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import { Controls, Description, Markdown, Primary, Title } from '@storybook/addon-docs/blocks'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { z } from 'zod'
-import { createToolmark, errorResult, invalid, ok } from '@toolmark/core'
+import { createToolmark, enableQuestions, errorResult, invalid, ok } from '@toolmark/core'
 import type { ConfirmEvent, QuestionAnswer, Toolmark } from '@toolmark/core'
 import {
   ConfirmDialog,
@@ -772,8 +772,10 @@ const printer = z.object({
  * what the run heard.
  */
 async function askAboutPrinter(tm: Toolmark) {
-  // A question needs someone who can see it: wait for the dialog to be mounted, or `ctx.ask`
-  // answers `no_presenter` at once.
+  // The registry lets runs ask (enableQuestions, called where an app creates it), and a question
+  // needs someone who can see it: wait for the dialog to be mounted, or `ctx.ask` answers
+  // `no_presenter` at once.
+  enableQuestions(tm)
   await waitFor(() => expect(tm.confirmations.hasPresenter()).toBe(true))
   let heard!: (answer: QuestionAnswer) => void
   const answer = new Promise<QuestionAnswer>((resolve) => (heard = resolve))

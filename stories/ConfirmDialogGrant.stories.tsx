@@ -2,7 +2,7 @@ import { StrictMode, useState } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { z } from 'zod'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, enableGrants, ok } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import {
   ConfirmDialog,
@@ -71,7 +71,14 @@ const meta = {
   component: ConfirmDialog,
   parameters: { layout: 'padded', docs: { story: { inline: false, iframeHeight: 500 } } },
   args: { offerGrants: true },
-  loaders: [() => ({ tm: createToolmark() })],
+  // The registry makes grants (enableGrants), so the dialog can offer them.
+  loaders: [
+    () => {
+      const tm = createToolmark()
+      enableGrants(tm)
+      return { tm }
+    },
+  ],
   render: (props, { loaded }) => (
     <StrictMode>
       <ToolProvider toolmark={loaded.tm as Toolmark}>

@@ -2,9 +2,15 @@ import { StrictMode } from 'react'
 import { act, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { z } from 'zod'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, enableQuestions, ok } from '@toolmark/core'
 import type { JsonSchema, QuestionAnswer, StandardSchemaV1, Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useConfirmations } from '@toolmark/react'
+
+/** A registry whose runs may ask, as an app that asks creates it. */
+const enabled = (tm: Toolmark) => {
+  enableQuestions(tm)
+  return tm
+}
 
 const printer = z.object({
   floor: z.number().int().min(0).meta({ title: 'Floor' }),
@@ -42,7 +48,7 @@ function renderDialog(tm: Toolmark) {
 // user-event drives a whole form per test: slow on a busy machine, so more time than the default.
 describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   it('draws the question as a labelled form and answers with typed values', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const answers = registerAsking(tm)
     renderDialog(tm)
     const user = userEvent.setup({ delay: null })
@@ -77,7 +83,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   })
 
   it('shows an invalid answer’s issues beside their fields and keeps the question', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const answers = registerAsking(tm)
     renderDialog(tm)
     const user = userEvent.setup({ delay: null })
@@ -107,7 +113,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   })
 
   it('declines with the Decline button, and with Escape', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const answers = registerAsking(tm, { type: 'string', title: 'Printer name' })
     renderDialog(tm)
     const user = userEvent.setup({ delay: null })
@@ -135,7 +141,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   })
 
   it('labels a single value "Your answer" and submits it with Enter', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const answers = registerAsking(tm, z.string().min(2))
     renderDialog(tm)
     const user = userEvent.setup({ delay: null })
@@ -153,7 +159,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   it('shows that a question expired instead of taking a late answer', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     try {
-      const tm = createToolmark({ limits: { confirmationExpiryMs: 2_000 } })
+      const tm = enabled(createToolmark({ limits: { confirmationExpiryMs: 2_000 } }))
       const answers = registerAsking(tm, { type: 'string' })
       renderDialog(tm)
       await act(async () => {
@@ -174,7 +180,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
 
 describe('ConfirmDialog with a question and a review list', { timeout: 20_000 }, () => {
   it('asks a question on its own, ahead of its caller’s review list, then shows the list', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const answers = registerAsking(tm, { enum: ['low', 'high'] })
     const reopened: number[] = []
     tm.register({
@@ -219,7 +225,7 @@ describe('ConfirmDialog with a question and a review list', { timeout: 20_000 },
 
 describe('ConfirmDialog while an approval runs', { timeout: 20_000 }, () => {
   it('shows a question the approved run asks, and the run finishes once it is answered', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const heard: QuestionAnswer[] = []
     tm.register({
       name: 'tickets.escalate',
@@ -256,7 +262,7 @@ describe('ConfirmDialog while an approval runs', { timeout: 20_000 }, () => {
   })
 
   it('shows a question that holds the scope an approved call waits for, and Decline frees both', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const closed: number[] = []
     tm.register({
       name: 't.close',
@@ -297,7 +303,7 @@ describe('ConfirmDialog while an approval runs', { timeout: 20_000 }, () => {
   })
 
   it('shows a ctx.confirm the approved run asks, and Escape denies only that', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     tm.register({
       name: 'tickets.merge',
       title: 'Merge tickets',
@@ -329,7 +335,7 @@ describe('ConfirmDialog while an approval runs', { timeout: 20_000 }, () => {
 
 describe('useConfirmations().answer', () => {
   it('answers a question from a custom UI and reports invalid answers', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const answers = registerAsking(tm, { enum: ['low', 'high'] })
     const { result } = renderHook(() => useConfirmations(), {
       wrapper: ({ children }) => <ToolProvider toolmark={tm}>{children}</ToolProvider>,

@@ -1,10 +1,17 @@
 import { StrictMode } from 'react'
+import { vi } from 'vitest'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { z } from 'zod'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, enableGrants, ok } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useConfirmations } from '@toolmark/react'
 import { ToolmarkDevtools } from '@toolmark/react/devtools'
+
+/** A registry that makes grants, as an app that offers them creates it. */
+const enabled = (tm: Toolmark) => {
+  enableGrants(tm)
+  return tm
+}
 
 function registerClose(tm: Toolmark, extra: Record<string, unknown> = {}) {
   const runs: number[] = []
@@ -35,7 +42,7 @@ const renderDialog = (tm: Toolmark, offerGrants = true) =>
 
 describe('grants in ConfirmDialog', () => {
   it('offers Allow once and Allow for this session, with focus on Deny', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     registerClose(tm)
     renderDialog(tm)
     await act(() => tm.call('tickets.close', { id: 3 }))
@@ -48,8 +55,32 @@ describe('grants in ConfirmDialog', () => {
     expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
   })
 
+  it('offers no grant on a registry without enableGrants, and development says why', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const tm = createToolmark()
+      const runs = registerClose(tm)
+      renderDialog(tm)
+      await act(() => tm.call('tickets.close', { id: 3 }))
+
+      const dialog = screen.getByRole('alertdialog', { name: 'Close ticket' })
+      const buttons = within(dialog)
+        .getAllByRole('button')
+        .map((b) => b.textContent)
+      expect(buttons).toEqual(['Deny', 'Approve'])
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/offerGrants.*enableGrants\(tm\)/))
+      await act(async () => {
+        fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
+      })
+      expect(runs).toEqual([3])
+      expect(tm.confirmations.grants()).toEqual([])
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
   it('Allow for this session approves and lets later calls of the tool run without asking', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const runs = registerClose(tm)
     renderDialog(tm)
     await act(() => tm.call('tickets.close', { id: 3 }))
@@ -73,7 +104,7 @@ describe('grants in ConfirmDialog', () => {
   })
 
   it('Allow once approves this call only', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     const runs = registerClose(tm)
     renderDialog(tm)
     await act(() => tm.call('tickets.close', { id: 3 }))
@@ -87,7 +118,7 @@ describe('grants in ConfirmDialog', () => {
   })
 
   it('offers no grant without offerGrants, for a destructive tool, or for a tool with grant: false', async () => {
-    const plain = createToolmark()
+    const plain = enabled(createToolmark())
     registerClose(plain)
     const { unmount } = renderDialog(plain, false)
     await act(() => plain.call('tickets.close', { id: 1 }))
@@ -95,7 +126,7 @@ describe('grants in ConfirmDialog', () => {
     expect(screen.queryByRole('button', { name: 'Allow for this session' })).toBeNull()
     unmount()
 
-    const destructive = createToolmark()
+    const destructive = enabled(createToolmark())
     registerClose(destructive, { hints: { destructive: true } })
     const second = renderDialog(destructive)
     await act(() => destructive.call('tickets.close', { id: 1 }))
@@ -103,7 +134,7 @@ describe('grants in ConfirmDialog', () => {
     expect(screen.queryByRole('button', { name: 'Allow for this session' })).toBeNull()
     second.unmount()
 
-    const refusing = createToolmark()
+    const refusing = enabled(createToolmark())
     registerClose(refusing, { grant: false })
     renderDialog(refusing)
     await act(() => refusing.call('tickets.close', { id: 1 }))
@@ -112,7 +143,7 @@ describe('grants in ConfirmDialog', () => {
   })
 
   it('gives renderActions allowForSession only where a grant is allowed', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     registerClose(tm)
     const seen: boolean[] = []
     render(
@@ -146,7 +177,7 @@ describe('grants in ConfirmDialog', () => {
 
 describe('grants in useConfirmations', () => {
   it('lists grants, re-renders when one is used or revoked, and revokes', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     registerClose(tm)
     let revoke!: (id: string) => boolean
     function Grants() {
@@ -186,7 +217,7 @@ describe('grants in useConfirmations', () => {
 
 describe('grants in the devtools', () => {
   it('lists grants with Revoke, and shows granted calls in the activity log', async () => {
-    const tm = createToolmark()
+    const tm = enabled(createToolmark())
     registerClose(tm)
     render(
       <StrictMode>

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react'
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { z } from 'zod'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, enableGrants, enableQuestions, ok } from '@toolmark/core'
 import type { ToolResult } from '@toolmark/core'
 import { ToolProvider, useConfirmations } from '@toolmark/react'
 
@@ -249,7 +249,7 @@ describe('useConfirmations', () => {
   })
 })
 
-describe('useConfirmations brings what it answers', () => {
+describe('useConfirmations answers what the registry enables', () => {
   function GrantingList() {
     const { items, approve } = useConfirmations({ presenter: false })
     return (
@@ -265,8 +265,32 @@ describe('useConfirmations brings what it answers', () => {
     )
   }
 
-  it('gives grants, even as a list that is not the presenter', async () => {
+  it('brings no grant code of its own: without enableGrants an approval with a grant is refused and nothing runs', async () => {
     const tm = createToolmark()
+    const closed: number[] = []
+    registerClose(tm, closed)
+    render(
+      <ToolProvider toolmark={tm}>
+        <GrantingList />
+        <Pending />
+      </ToolProvider>,
+    )
+    await act(() => tm.call('tickets.close', { id: 1 }, { caller: 'inapp' }))
+    const [entry] = tm.confirmations.list()
+    expect(entry.grantable).toBeUndefined()
+    const answered = await act(() =>
+      tm.confirmations.approve(entry.id, { grant: { for: 'session' } }),
+    )
+    expect(answered).toMatchObject({ status: 'refused', code: 'grant_not_allowed' })
+    expect((answered as { message: string }).message).toMatch(/enableGrants\(tm\)/)
+    expect(closed).toEqual([])
+    expect(tm.confirmations.list()).toHaveLength(1)
+    expect(tm.confirmations.grants()).toEqual([])
+  })
+
+  it('gives grants on a registry with enableGrants, even as a list that is not the presenter', async () => {
+    const tm = createToolmark()
+    enableGrants(tm)
     const closed: number[] = []
     registerClose(tm, closed)
     render(
@@ -285,8 +309,9 @@ describe('useConfirmations brings what it answers', () => {
     })
   })
 
-  it('lets runs ask questions while it presents', async () => {
+  it('lets runs ask questions while it presents, on a registry with enableQuestions', async () => {
     const tm = createToolmark()
+    enableQuestions(tm)
     tm.register({
       name: 'tickets.file',
       description: 'Files a ticket',

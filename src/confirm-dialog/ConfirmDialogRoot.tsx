@@ -2,6 +2,7 @@
 import {
   forwardRef,
   useCallback,
+  useEffect,
   useId,
   useRef,
   type ComponentPropsWithoutRef,
@@ -10,6 +11,7 @@ import {
   type SyntheticEvent,
 } from 'react'
 import type { FieldChange, Toolmark } from '@toolmark/core'
+import { grantsEnabled } from '@toolmark/core/observers'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { resolveLabels, type ConfirmDialogLabelsInput } from './confirmDialogLabels'
 import { ROOT_ATTRIBUTE } from './rootAttribute'
@@ -85,7 +87,9 @@ export interface ConfirmDialogProps extends Omit<
    * Offers "Allow for this session" beside "Allow once" on requests whose tool a person may grant
    * (`entry.grantable`: never destructive or verified tools, and as the tool's `grant` and
    * `policy[caller].grants` allow). Later calls of that tool by that caller then run without
-   * asking until the page reloads or the grant is revoked. Default `false`: each call asks.
+   * asking until the page reloads or the grant is revoked. The registry must make grants: call
+   * `enableGrants(tm)` from `@toolmark/core` where you create it (without it nothing is
+   * grantable, and development warns). Default `false`: each call asks.
    */
   offerGrants?: boolean
   /**
@@ -127,6 +131,13 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
   ) {
     const tm = useResolvedToolmark(toolmark, '<ConfirmDialog>')
     const dialog = useConfirmDialog(tm)
+    useEffect(() => {
+      if (offerGrants && tm.dev && !grantsEnabled(tm)) {
+        console.warn(
+          '[toolmark] <ConfirmDialog offerGrants>: this registry makes no grants, so none is offered. Call enableGrants(tm) from @toolmark/core where you create it.',
+        )
+      }
+    }, [tm, offerGrants])
     const { entry, current, outcomes, answering } = dialog
     const labels = resolveLabels(labelsInput)
     const titleId = useId()

@@ -3,13 +3,14 @@ import { render } from 'vitest-browser-react'
 import { page, userEvent } from 'vitest/browser'
 import axe from 'axe-core'
 import { z } from 'zod'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, enableGrants, ok } from '@toolmark/core'
 import type { ToolResult, Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useAgentActivity } from '@toolmark/react'
 
 /** A registry with a consequential close tool; `runs` records every ticket it closed. */
 function setup() {
   const tm = createToolmark()
+  enableGrants(tm) // the registry makes grants, so the dialog can offer them
   const runs: number[] = []
   tm.register({
     name: 'tickets.close',

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import {
   createToolmark,
+  enableGrants,
   ok,
   type ConfirmEvent,
   type ErrorEvent,
@@ -114,6 +115,7 @@ describe('deferred confirmations', () => {
 
   it('files an entry in the shared store with everything a dialog shows', async () => {
     const tm = createToolmark()
+    enableGrants(tm) // so the entry can say it is grantable
     registerClose(tm)
     const before = Date.now()
     const result = await tm.call('tickets.close', { id: 7 }, { caller: 'inapp' })

@@ -68,6 +68,7 @@ describe('public entry points', () => {
         'createSubscribable',
         'createToolBinding',
         'createToolCallStore',
+        'grantsEnabled',
         'hintsKey',
         'keyToHints',
         'latestSchema',

@@ -448,7 +448,8 @@ describe('grants', () => {
     const tm = createToolmark()
     const runs = registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
-    expect(tm.confirmations.get(id)?.grantable).toBe(true)
+    // Not grantable: the registry makes no grants, so a dialog offers none.
+    expect(tm.confirmations.get(id)?.grantable).toBeUndefined()
     const refused = await tm.confirmations.approve(id, { grant: { for: 'session' } })
     expect(refused).toMatchObject({ status: 'refused', code: 'grant_not_allowed' })
     expect((refused as { message: string }).message).toMatch(/enableGrants\(tm\)/)

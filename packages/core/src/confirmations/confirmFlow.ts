@@ -91,7 +91,7 @@ const GRANTS_NOT_ENABLED = () =>
   deepFreeze(
     refuse(
       'grant_not_allowed',
-      'This registry makes no grants: call enableGrants(tm) from @toolmark/core (<ConfirmDialog> and useConfirmations() do)',
+      'This registry makes no grants: call enableGrants(tm) from @toolmark/core where you create it',
     ),
   )
 
@@ -203,7 +203,13 @@ export function createConfirmFlow(
     if (prepared.agentFilled) entry.agentFilled = [...prepared.agentFilled]
     if (prepared.question) entry.question = prepared.question
     else if (internals.verifies(record, call.caller)) entry.verify = true
-    if (ofCall && internals.grantCeiling(record, call.caller) === undefined) entry.grantable = true
+    // Grantable: the registry makes grants (enableGrants) and no ceiling forbids this one.
+    if (
+      ofCall &&
+      confirmations.grantList &&
+      internals.grantCeiling(record, call.caller) === undefined
+    )
+      entry.grantable = true
     if (!ofCall) entry.inRun = true
     return deepFreeze(entry)
   }

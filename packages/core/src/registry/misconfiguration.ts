@@ -120,7 +120,7 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
   'check threw': (name) => `The check of "${name}" threw`,
   'summary threw': (name) => `The summary or confirmation of "${name}" threw`,
   'questions not enabled': (name) =>
-    `ctx.ask() in "${name}" needs the question code: call enableQuestions(tm) from @toolmark/core where your own presenter attaches (<ConfirmDialog> and useConfirmations() do it)`,
+    `ctx.ask() in "${name}" needs the question code: call enableQuestions(tm) from @toolmark/core where you create the registry`,
   'question request': (name) => `ctx.ask() in "${name}" takes { prompt, schema }`,
   'question prompt': (name) =>
     `ctx.ask() in "${name}" needs a prompt: the question, in words for the person`,

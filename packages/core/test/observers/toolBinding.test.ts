@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import {
   createToolmark,
+  enableGrants,
   ok,
   type ErrorEvent,
   type ToolDefinition,
@@ -310,6 +311,7 @@ describe('createToolBinding', () => {
 describe('createToolBinding safety settings', () => {
   it('registers a declared grant: false and verify: true as they are, and again when they change', async () => {
     const tm = createToolmark({ confirm: { verifier: webauthnVerifier(async () => undefined) } })
+    enableGrants(tm)
     const close = (extra: Partial<ToolDefinition>): ToolDefinition => ({
       name: 'close',
       description: 'Closes a ticket',
