@@ -61,6 +61,7 @@ describe('grants in ConfirmDialog', () => {
       const tm = createToolmark()
       const runs = registerClose(tm)
       renderDialog(tm)
+      expect(warn).not.toHaveBeenCalled() // said when a request is shown, not on mount
       await act(() => tm.call('tickets.close', { id: 3 }))
 
       const dialog = screen.getByRole('alertdialog', { name: 'Close ticket' })
@@ -74,6 +75,25 @@ describe('grants in ConfirmDialog', () => {
       })
       expect(runs).toEqual([3])
       expect(tm.confirmations.grants()).toEqual([])
+      // Said once per dialog, however many requests follow.
+      await act(() => tm.call('tickets.close', { id: 4 }))
+      expect(warn).toHaveBeenCalledTimes(1)
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
+  it('offers grants on a registry that enables them after the dialog mounted, without a warning', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const tm = createToolmark()
+      registerClose(tm)
+      renderDialog(tm)
+      enableGrants(tm)
+      await act(() => tm.call('tickets.close', { id: 3 }))
+      const dialog = screen.getByRole('alertdialog', { name: 'Close ticket' })
+      expect(within(dialog).getByRole('button', { name: 'Allow for this session' })).toBeVisible()
+      expect(warn).not.toHaveBeenCalledWith(expect.stringMatching(/offerGrants/))
     } finally {
       warn.mockRestore()
     }

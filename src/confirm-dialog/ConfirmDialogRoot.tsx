@@ -131,14 +131,17 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
   ) {
     const tm = useResolvedToolmark(toolmark, '<ConfirmDialog>')
     const dialog = useConfirmDialog(tm)
-    useEffect(() => {
-      if (offerGrants && tm.dev && !grantsEnabled(tm)) {
-        console.warn(
-          '[toolmark] <ConfirmDialog offerGrants>: this registry makes no grants, so none is offered. Call enableGrants(tm) from @toolmark/core where you create it.',
-        )
-      }
-    }, [tm, offerGrants])
     const { entry, current, outcomes, answering } = dialog
+    // Read when a request is shown, not on mount: a registry may enable grants after the dialog
+    // mounted. Said once per dialog.
+    const warnedNoGrants = useRef(false)
+    useEffect(() => {
+      if (!offerGrants || !entry || !tm.dev || warnedNoGrants.current || grantsEnabled(tm)) return
+      warnedNoGrants.current = true
+      console.warn(
+        '[toolmark] <ConfirmDialog offerGrants>: this registry makes no grants, so none is offered. Call enableGrants(tm) from @toolmark/core where you create it.',
+      )
+    }, [tm, offerGrants, entry])
     const labels = resolveLabels(labelsInput)
     const titleId = useId()
     const descriptionId = useId()
