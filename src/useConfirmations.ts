@@ -52,7 +52,8 @@ export interface UseConfirmationsResult {
   rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
   /**
    * The grants people gave (`approve(id, { grant })`, on a registry with `enableGrants(tm)`),
-   * oldest first: later calls they cover run without asking. The same array until one is made, used, revoked or ends.
+   * oldest first: later calls they cover run without asking. The same array until one is made,
+   * used, revoked or ends.
    */
   grants: readonly Grant[]
   /** Ends a grant at once (a call it already let through goes on); false when there is none. */

@@ -429,7 +429,7 @@ export function createConfirmFlow(
 
   async function question(call: Call, request: unknown): Promise<QuestionAnswer> {
     const { record } = call
-    // Undefined when nothing that draws questions lent their code (enableQuestions).
+    // Undefined until enableQuestions(tm) lent the question code to this registry.
     const prepared = questionSupport.get(confirmations)?.(request, internals.converter)
     if (prepared && 'problem' in prepared) {
       // Development throws here, so the run's `await ctx.ask(…)` rejects with the fix.
@@ -442,7 +442,7 @@ export function createConfirmFlow(
       return { answered: false, reason: 'no_presenter' }
     }
     if (!prepared) {
-      // A presenter of the app's own, and nobody called enableQuestions (development says so).
+      // A presenter is there, and nobody called enableQuestions (development says so).
       internals.misconfigured(
         'question_invalid',
         ['questions not enabled', record.name],

@@ -6,9 +6,15 @@
  */
 export { passkeyVerifier, webauthnVerifier } from './passkeyVerifier'
 export { registerPasskey } from './registerPasskey'
-export { approvalChallenge, canonicalJson } from '../verification/approvalChallenge'
+export { approvalChallenge } from '../verification/approvalChallenge'
+export { canonicalJson } from '../base/canonicalJson'
 export { checkAssertion } from '../verification/checkAssertion'
 export type { PasskeyCredential, PasskeyVerifierOptions } from './passkeyVerifier'
 export type { RegisteredPasskey, RegisterPasskeyOptions } from './registerPasskey'
-export type { ChallengeParts } from '../verification/approvalChallenge'
-export type { ExpectedAssertion, Verification, VerificationRequest, Verifier } from '../types'
+export type {
+  ChallengeParts,
+  ExpectedAssertion,
+  Verification,
+  VerificationRequest,
+  Verifier,
+} from '../types'

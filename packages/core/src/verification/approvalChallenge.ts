@@ -2,9 +2,6 @@ import { toBase64url } from './base64url'
 import { canonicalJson } from '../base/canonicalJson'
 import type { ChallengeParts } from '../types'
 
-export type { ChallengeParts }
-export { canonicalJson }
-
 const VERSION = 'toolmark.approval.v1'
 
 /**
