@@ -12,6 +12,8 @@ export { ConfirmDialog } from './confirm-dialog/ConfirmDialog'
 export type { ConfirmDialogActions, ConfirmDialogProps } from './confirm-dialog/ConfirmDialog'
 export { UnstyledConfirmDialog } from './confirm-dialog/UnstyledConfirmDialog'
 export type { UnstyledConfirmDialogProps } from './confirm-dialog/UnstyledConfirmDialog'
+export { questionForm } from './confirm-dialog/questionForm'
+export type { QuestionForm } from './confirm-dialog/questionFormKey'
 export { defaultConfirmDialogLabels } from './confirm-dialog/confirmDialogLabels'
 export type {
   ConfirmDialogLabels,

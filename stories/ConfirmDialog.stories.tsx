@@ -8,6 +8,7 @@ import type { ConfirmEvent, QuestionAnswer, Toolmark } from '@toolmark/core'
 import {
   ConfirmDialog,
   ToolProvider,
+  questionForm,
   useTool,
   useToolmark,
   type ConfirmDialogProps,
@@ -245,6 +246,7 @@ const STATES = [
   'Question',
   'Question Invalid',
   'Question Answered',
+  'Question Without Form',
 ]
 
 /**
@@ -282,6 +284,8 @@ type StoryArgs = ConfirmDialogProps & {
   failure?: string
   /** A short confirmation expiry for the registry. */
   expiryMs?: number
+  /** Gives the dialog `questions={questionForm}`, the form questions are answered with. */
+  asks?: boolean
 }
 
 const meta = {
@@ -300,11 +304,11 @@ const meta = {
       }),
     }),
   ],
-  render: ({ failure, expiryMs: _expiryMs, ...props }, { loaded }) => (
+  render: ({ failure, expiryMs: _expiryMs, asks, ...props }, { loaded }) => (
     <StrictMode>
       <ToolProvider toolmark={loaded.tm as Toolmark}>
         <HelpDesk failure={failure} />
-        <ConfirmDialog {...props} />
+        <ConfirmDialog {...props} questions={asks ? questionForm : undefined} />
       </ToolProvider>
     </StrictMode>
   ),
@@ -792,18 +796,29 @@ async function askAboutPrinter(tm: Toolmark) {
   return { heard: answer }
 }
 
+/** Asks the printer question for a call from `caller`, and finds the dialog showing it. */
+async function openPrinterQuestion(
+  canvasElement: HTMLElement,
+  loaded: Record<string, unknown>,
+  caller: 'inapp' | 'webmcp',
+) {
+  const tm = loaded.tm as Toolmark
+  await askAboutPrinter(tm)
+  void tm.call('tickets.file', {}, { caller })
+  const dialog = await within(canvasElement).findByRole('alertdialog', {
+    name: 'File a printer ticket',
+  })
+  return { tm, dialog }
+}
+
 /**
  * The assistant asks a question instead of asking for an approval: a small form drawn from the
  * question's schema (a number, a choice, a box, an optional note), answered or declined.
  */
 export const Question: Story = {
+  args: { asks: true },
   play: async ({ canvasElement, loaded }) => {
-    const tm = loaded.tm as Toolmark
-    const canvas = within(canvasElement)
-    await askAboutPrinter(tm)
-    void tm.call('tickets.file', {}, { caller: 'inapp' })
-
-    const dialog = await canvas.findByRole('alertdialog', { name: 'File a printer ticket' })
+    const { dialog } = await openPrinterQuestion(canvasElement, loaded, 'inapp')
     await expect(dialog).toHaveAccessibleDescription('Which printer is it?')
     await expect(within(dialog).getByRole('spinbutton', { name: 'Floor' })).toHaveFocus()
     await expect(within(dialog).getByRole('combobox', { name: 'Model' })).toBeVisible()
@@ -819,12 +834,9 @@ export const Question: Story = {
 
 /** An answer the schema refuses: each issue beside its field, focus on the first, still asking. */
 export const QuestionInvalid: Story = {
+  args: { asks: true },
   play: async ({ canvasElement, loaded }) => {
-    const tm = loaded.tm as Toolmark
-    const canvas = within(canvasElement)
-    await askAboutPrinter(tm)
-    void tm.call('tickets.file', {}, { caller: 'webmcp' })
-    const dialog = await canvas.findByRole('alertdialog', { name: 'File a printer ticket' })
+    const { tm, dialog } = await openPrinterQuestion(canvasElement, loaded, 'webmcp')
     const floor = within(dialog).getByRole('spinbutton', { name: 'Floor' })
 
     await userEvent.type(floor, '40')
@@ -842,6 +854,7 @@ export const QuestionInvalid: Story = {
 
 /** Answered: the run goes on with the typed value, and the dialog closes. */
 export const QuestionAnswered: Story = {
+  args: { asks: true },
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
     const canvas = within(canvasElement)
@@ -860,5 +873,22 @@ export const QuestionAnswered: Story = {
     })
     await expect(await call).toEqual({ status: 'ok', data: 'filed' })
     await waitFor(() => expect(canvas.queryByRole('alertdialog')).toBeNull())
+  },
+}
+
+/**
+ * A dialog without `questions={questionForm}`: the question's prompt, a line saying it cannot be
+ * answered here, and Decline only (focused). The app that asks passes the form; one that never
+ * asks does not bundle it.
+ */
+export const QuestionWithoutForm: Story = {
+  play: async ({ canvasElement, loaded }) => {
+    const { dialog } = await openPrinterQuestion(canvasElement, loaded, 'webmcp')
+    await expect(dialog).toHaveAccessibleDescription('Which printer is it?')
+    await expect(dialog).toHaveTextContent('This question cannot be answered here, only declined.')
+    await expect(within(dialog).queryByRole('spinbutton')).toBeNull()
+    const decline = within(dialog).getByRole('button', { name: 'Decline' })
+    await waitFor(() => expect(decline).toHaveFocus())
+    await expect(within(dialog).queryByRole('button', { name: 'Answer' })).toBeNull()
   },
 }

@@ -1,10 +1,11 @@
 import { StrictMode } from 'react'
+import { vi } from 'vitest'
 import { act, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { z } from 'zod'
 import { createToolmark, enableQuestions, ok } from '@toolmark/core'
 import type { JsonSchema, QuestionAnswer, StandardSchemaV1, Toolmark } from '@toolmark/core'
-import { ConfirmDialog, ToolProvider, useConfirmations } from '@toolmark/react'
+import { ConfirmDialog, ToolProvider, questionForm, useConfirmations } from '@toolmark/react'
 
 /** A registry whose runs may ask, as an app that asks creates it. */
 const enabled = (tm: Toolmark) => {
@@ -39,7 +40,7 @@ function renderDialog(tm: Toolmark) {
   return render(
     <StrictMode>
       <ToolProvider toolmark={tm}>
-        <ConfirmDialog />
+        <ConfirmDialog questions={questionForm} />
       </ToolProvider>
     </StrictMode>,
   )
@@ -356,5 +357,111 @@ describe('useConfirmations().answer', () => {
     expect(outcome).toEqual({ status: 'ok', data: null })
     expect(answers).toEqual([{ answered: true, value: 'high' }])
     expect(result.current.items).toEqual([])
+  })
+})
+
+describe('<ConfirmDialog> without questions={questionForm}', () => {
+  const bare = (tm: Toolmark, props: Record<string, unknown> = {}) =>
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog {...props} />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+  it('shows the prompt with Decline only, warns once in development, and declines', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const tm = enabled(createToolmark())
+      const answers = registerAsking(tm)
+      bare(tm)
+      expect(warn).not.toHaveBeenCalled()
+      const user = userEvent.setup({ delay: null })
+      await act(async () => {
+        void tm.call('tickets.file', {}, { caller: 'webmcp' })
+      })
+      const dialog = screen.getByRole('alertdialog', { name: 'File ticket' })
+      expect(dialog).toHaveAccessibleDescription('Which printer is it?')
+      expect(dialog).toHaveTextContent('This question cannot be answered here, only declined.')
+      expect(within(dialog).queryByRole('spinbutton')).toBeNull()
+      const buttons = within(dialog).getAllByRole('button')
+      expect(buttons.map((b) => b.textContent)).toEqual(['Decline'])
+      expect(buttons[0]).toHaveFocus()
+      expect(warn).toHaveBeenCalledTimes(1)
+      expect(String(warn.mock.calls[0][0])).toContain('questions={questionForm}')
+
+      await user.click(buttons[0])
+      expect(answers).toEqual([{ answered: false, reason: 'declined' }])
+      await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument())
+
+      // A second question: the same dialog, no second warning.
+      await act(async () => {
+        void tm.call('tickets.file', {}, { caller: 'webmcp' })
+      })
+      await user.click(within(screen.getByRole('alertdialog')).getByRole('button'))
+      expect(answers).toHaveLength(2)
+      expect(warn).toHaveBeenCalledTimes(1)
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
+  it('still shows approvals as before: only questions need the form', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'tickets.close',
+      description: 'Closes a ticket',
+      hints: { consequential: true },
+      run: () => ok('closed'),
+    })
+    bare(tm)
+    let pending!: ReturnType<Toolmark['call']>
+    await act(async () => {
+      pending = tm.call('tickets.close', {}, { caller: 'webmcp' })
+    })
+    const dialog = screen.getByRole('alertdialog')
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
+    expect(await pending).toEqual({ status: 'ok', data: 'closed' })
+  })
+
+  it('refuses anything but questionForm: development throws naming it, production reports invalid_options and declines only', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const dev = enabled(createToolmark())
+      expect(() => bare(dev, { questions: { Form: () => null } })).toThrow(
+        /questions> takes questionForm from @toolmark\/react/,
+      )
+    } finally {
+      error.mockRestore()
+    }
+
+    const tm = enabled(createToolmark({ dev: false }))
+    const events: { code: string; message: string }[] = []
+    tm.events.on('error', (event) => events.push(event))
+    const answers = registerAsking(tm)
+    bare(tm, { questions: () => null })
+    await act(async () => {})
+    expect(events.map((e) => e.code)).toEqual(['invalid_options'])
+    expect(events[0].message).toContain('questionForm')
+    await act(async () => {
+      void tm.call('tickets.file', {}, { caller: 'webmcp' })
+    })
+    const dialog = screen.getByRole('alertdialog')
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Decline'])
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Decline' }))
+    await waitFor(() => expect(answers).toEqual([{ answered: false, reason: 'declined' }]))
+  })
+})
+
+describe('questionForm', () => {
+  it('is frozen, down to its parts', () => {
+    expect(Object.isFrozen(questionForm)).toBe(true)
+    const [key] = Object.getOwnPropertySymbols(questionForm)
+    expect(Object.isFrozen((questionForm as unknown as Record<symbol, object>)[key])).toBe(true)
   })
 })

@@ -7,7 +7,7 @@ import { createToolmark, enableQuestions, ok } from '@toolmark/core'
 import type { JsonSchema, QuestionAnswer, Toolmark } from '@toolmark/core'
 import { AG_UI_QUESTION_REASON, createAgUiSession } from '@toolmark/core/ag-ui'
 import type { AgUiInterrupt, AgUiTurnOutcome } from '@toolmark/core/ag-ui'
-import { ConfirmDialog, ToolProvider, useTool } from '@toolmark/react'
+import { ConfirmDialog, ToolProvider, questionForm, useTool } from '@toolmark/react'
 import { useAgUiSession } from '@toolmark/react/ag-ui'
 import { agUiServer, scriptedModel } from './agUiServer'
 import type { ModelStep } from './agUiServer'
@@ -585,7 +585,7 @@ describe('useAgUiSession with questions', () => {
         <ToolProvider toolmark={tm}>
           <FileTicket filed={filed} />
           <Assistant agent={agent} />
-          <ConfirmDialog />
+          <ConfirmDialog questions={questionForm} />
         </ToolProvider>
       </StrictMode>,
     )

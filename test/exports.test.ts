@@ -14,6 +14,7 @@ describe('@toolmark/react', () => {
       'UnstyledConfirmDialog',
       'defaultConfirmDialogLabels',
       'fileFields',
+      'questionForm',
       'useAgentActivity',
       'useConfirmations',
       'useDomFormTool',

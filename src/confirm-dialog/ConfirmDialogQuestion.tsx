@@ -16,7 +16,7 @@ import {
   questionFields,
   type QuestionDraft,
   type QuestionField,
-} from './questionForm'
+} from './questionFields'
 
 /**
  * A question entry's form: one labelled control per field the question's schema describes, the

@@ -10,7 +10,7 @@ import {
   type RefCallback,
   type SyntheticEvent,
 } from 'react'
-import type { FieldChange, Toolmark } from '@toolmark/core'
+import { reportError, type FieldChange, type Toolmark } from '@toolmark/core'
 import { grantsEnabled } from '@toolmark/core/observers'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { resolveLabels, type ConfirmDialogLabelsInput } from './confirmDialogLabels'
@@ -18,7 +18,7 @@ import { ROOT_ATTRIBUTE } from './rootAttribute'
 import { ConfirmDialogButtons } from './ConfirmDialogButtons'
 import { ConfirmDialogDetails } from './ConfirmDialogDetails'
 import { ConfirmDialogOutcome } from './ConfirmDialogOutcome'
-import { ConfirmDialogQuestion, ConfirmDialogQuestionButtons } from './ConfirmDialogQuestion'
+import { questionFormParts, type QuestionForm } from './questionFormKey'
 import { ConfirmDialogReview, ConfirmDialogReviewButtons } from './ConfirmDialogReview'
 import { isExpiredOutcome } from './confirmDialogState'
 import { useAppColorScheme } from '../theme/useAppColorScheme'
@@ -77,6 +77,13 @@ export interface ConfirmDialogProps extends Omit<
    */
   renderActions?: (actions: ConfirmDialogActions) => ReactNode
   /**
+   * The form questions (`ctx.ask`) are answered with: pass `questionForm` from `@toolmark/react`
+   * when your tools ask (the registry must also call `enableQuestions(tm)`). Without it a
+   * question shows its prompt with Decline only, and development warns. Default: none, so an app
+   * that never asks does not bundle the form.
+   */
+  questions?: QuestionForm
+  /**
    * Shows a Stop button in the dialog that calls this: pass your chat's `stop` (from
    * `useToolmarkChat`), which ends the agent's turn and withdraws the confirmations it asked
    * for. The dialog is modal, so the page's own Stop button cannot be reached while it is open.
@@ -102,6 +109,9 @@ export interface ConfirmDialogProps extends Omit<
   returnFocus?: () => HTMLElement | null | undefined
 }
 
+const BAD_QUESTIONS =
+  '<ConfirmDialog questions> takes questionForm from @toolmark/react, nothing else; questions are shown with Decline only.'
+
 /** What {@link ConfirmDialogRoot} takes: the public props, and the stylesheet to inject, if any. */
 interface ConfirmDialogRootProps extends Omit<ConfirmDialogProps, 'unstyled'> {
   stylesheet?: string
@@ -122,6 +132,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       renderActions,
       onStop,
       offerGrants = false,
+      questions,
       returnFocus,
       onCancel,
       onClose,
@@ -142,6 +153,24 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
         '[toolmark] <ConfirmDialog offerGrants>: this registry makes no grants, so none is offered. Call enableGrants(tm) from @toolmark/core where you create it.',
       )
     }, [tm, offerGrants, entry])
+    const question = questionFormParts(questions)
+    const badQuestions = questions !== undefined && !question
+    if (badQuestions && tm.dev) throw new Error(`[toolmark] ${BAD_QUESTIONS}`)
+    // Reported once per dialog and registry (effects run twice under StrictMode).
+    const reportedBadQuestions = useRef<Toolmark>(undefined)
+    useEffect(() => {
+      if (!badQuestions || reportedBadQuestions.current === tm) return
+      reportedBadQuestions.current = tm
+      reportError(tm, { code: 'invalid_options', message: BAD_QUESTIONS })
+    }, [tm, badQuestions])
+    const warnedNoForm = useRef(false)
+    useEffect(() => {
+      if (question || !entry?.question || !tm.dev || warnedNoForm.current) return
+      warnedNoForm.current = true
+      console.warn(
+        '[toolmark] <ConfirmDialog>: a tool asked a question (ctx.ask) and this dialog has no form to answer it with, so the person can only decline. Pass questions={questionForm} from @toolmark/react.',
+      )
+    }, [tm, question, entry])
     const labels = resolveLabels(labelsInput)
     const titleId = useId()
     const descriptionId = useId()
@@ -255,15 +284,19 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
                 </p>
                 {entry.verify ? <p data-part="verify">{labels.verify}</p> : null}
                 {entry.question ? (
-                  <ConfirmDialogQuestion
-                    key={entry.id}
-                    formId={questionId}
-                    question={entry.question}
-                    answer={dialog.answer}
-                    disabled={answering || outcomes.length > 0}
-                    focusRef={denyRef}
-                    labels={labels}
-                  />
+                  question ? (
+                    <question.Form
+                      key={entry.id}
+                      formId={questionId}
+                      question={entry.question}
+                      answer={dialog.answer}
+                      disabled={answering || outcomes.length > 0}
+                      focusRef={denyRef}
+                      labels={labels}
+                    />
+                  ) : (
+                    <p data-part="question">{labels.noQuestionForm}</p>
+                  )
                 ) : (
                   <ConfirmDialogDetails
                     entry={entry}
@@ -306,12 +339,26 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
                 labels={labels}
               />
             ) : entry.question ? (
-              <ConfirmDialogQuestionButtons
-                formId={questionId}
-                decline={dialog.deny}
-                pending={answering}
-                labels={labels}
-              />
+              question ? (
+                <question.Buttons
+                  formId={questionId}
+                  decline={dialog.deny}
+                  pending={answering}
+                  labels={labels}
+                />
+              ) : (
+                <div data-part="actions">
+                  <button
+                    ref={denyRef}
+                    type="button"
+                    data-action="deny"
+                    disabled={answering}
+                    onClick={dialog.deny}
+                  >
+                    {labels.decline}
+                  </button>
+                </div>
+              )
             ) : renderActions ? (
               renderActions({
                 approve: dialog.approve,

@@ -83,6 +83,8 @@ export interface ConfirmDialogLabels {
   choose: string
   /** Marks a question's field that may be left empty. */
   optional: string
+  /** Shown under a question's prompt when the dialog has no `questions` form: only Decline is offered. */
+  noQuestionForm: string
 }
 
 /** Labels accepted by `<ConfirmDialog labels>`: any subset, callers included. */
@@ -151,6 +153,7 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   yourAnswer: 'Your answer',
   choose: 'Choose…',
   optional: 'optional',
+  noQuestionForm: 'This question cannot be answered here, only declined.',
 })
 
 /** Merges a partial override over the defaults. */

@@ -5,7 +5,7 @@ import axe from 'axe-core'
 import { z } from 'zod'
 import { createToolmark, enableQuestions, ok } from '@toolmark/core'
 import type { QuestionAnswer, Toolmark } from '@toolmark/core'
-import { ConfirmDialog, ToolProvider, type ConfirmDialogProps } from '@toolmark/react'
+import { ConfirmDialog, ToolProvider, questionForm, type ConfirmDialogProps } from '@toolmark/react'
 
 const printer = z.object({
   floor: z.number().int().min(0).max(12).meta({ title: 'Floor' }),
@@ -43,7 +43,7 @@ function App({ tm, ...props }: { tm: Toolmark } & ConfirmDialogProps) {
           <h1>Tickets</h1>
           <button type="button">Start</button>
         </main>
-        <ConfirmDialog {...props} />
+        <ConfirmDialog questions={questionForm} {...props} />
       </ToolProvider>
     </StrictMode>
   )
@@ -134,5 +134,35 @@ describe('ConfirmDialog asking a question, in Chromium', () => {
     expect(await call).toEqual({ status: 'ok', data: 'declined' })
     expect(answers).toEqual([{ answered: false, reason: 'declined' }])
     await expect.element(dialog()).not.toBeInTheDocument()
+  })
+
+  it('without questions={questionForm}: the prompt and a focused Decline, axe-clean, and Enter declines', async () => {
+    const { tm, answers } = setup()
+    const warn = console.warn
+    console.warn = () => {}
+    try {
+      await render(<App tm={tm} questions={undefined} />)
+      await userEvent.click(button('Start'))
+      const call = tm.call('tickets.file', {}, { caller: 'webmcp' })
+
+      await expect.element(dialog()).toBeVisible()
+      await expect.element(dialog()).toHaveAccessibleDescription('Which printer is it?')
+      await expect.element(button('Decline')).toHaveFocus()
+      expect(
+        dialog()
+          .getByRole('button')
+          .elements()
+          .map((b) => b.textContent),
+      ).toEqual(['Decline'])
+      expect(await violations(dialog().element())).toEqual([])
+
+      await userEvent.keyboard('{Enter}')
+      expect(await call).toEqual({ status: 'ok', data: 'declined' })
+      expect(answers).toEqual([{ answered: false, reason: 'declined' }])
+      await expect.element(dialog()).not.toBeInTheDocument()
+      await expect.element(button('Start')).toHaveFocus()
+    } finally {
+      console.warn = warn
+    }
   })
 })

@@ -4,7 +4,7 @@ import { page } from 'vitest/browser'
 import { z } from 'zod'
 import { HttpAgent } from '@ag-ui/client'
 import { createToolmark, ok } from '@toolmark/core'
-import { ConfirmDialog, ToolProvider, useTool } from '@toolmark/react'
+import { ConfirmDialog, ToolProvider, questionForm, useTool } from '@toolmark/react'
 import { useAgUiSession } from '@toolmark/react/ag-ui'
 import { agUiServer, scriptedModel } from '../agUiServer'
 
@@ -132,7 +132,7 @@ describe('AG-UI in Chromium', () => {
         <ToolProvider toolmark={tm}>
           <FileTicket filed={filed} />
           <InterruptAssistant agent={agent} />
-          <ConfirmDialog />
+          <ConfirmDialog questions={questionForm} />
         </ToolProvider>
       </StrictMode>,
     )
