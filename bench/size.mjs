@@ -42,6 +42,11 @@ const THEME = [/@toolmark\/react\/dist\/theme\//, 'the theme']
 // Opt-in by import: what draws questions or gives grants brings their code (enableQuestions,
 // enableGrants), and a verifier brings its WebAuthn checks (@toolmark/core/passkey).
 const QUESTIONS = [/@toolmark\/core\/dist\/confirmations\/question\.js$/, 'the question code']
+// The dialog's question form comes with `questions={questionForm}` from @toolmark/react.
+const QUESTION_FORM = [
+  /@toolmark\/react\/dist\/confirm-dialog\/(ConfirmDialogQuestion|questionFields|questionForm)\.js$/,
+  "the dialog's question form",
+]
 const GRANTS = [/@toolmark\/core\/dist\/confirmations\/grant(List|Pins)\.js$/, 'the grant code']
 const WEBAUTHN = [
   /@toolmark\/core\/dist\/verification\/(checkAssertion|approvalChallenge)\.js$/,
@@ -93,17 +98,17 @@ export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'`,
     // A form without steps, lookups or file fields: formSteps(), optionLookups() and fileFields()
     // bring that code. A dialog on a registry that neither asks nor grants: enableQuestions() and
-    // enableGrants() bring that code.
-    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, GRANTS],
+    // enableGrants() bring that code, and questionForm the dialog's question form.
+    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, QUESTION_FORM, GRANTS],
   },
   {
     id: 'asks-grants',
-    label: 'typical, a registry with enableQuestions + enableGrants',
+    label: 'typical, enableQuestions + enableGrants, a dialog with questionForm',
     code: `export { createToolmark, ok, enableQuestions, enableGrants } from '@toolmark/core'
-export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
+export { ToolProvider, useTool, ConfirmDialog, questionForm } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'`,
     forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES],
-    require: [QUESTIONS, GRANTS],
+    require: [QUESTIONS, QUESTION_FORM, GRANTS],
   },
   {
     id: 'forms-all',
@@ -119,7 +124,7 @@ export { useFormTool, formSteps, optionLookups, fileFields } from '@toolmark/rea
     label: 'provider + useTool + <UnstyledConfirmDialog>',
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, UnstyledConfirmDialog } from '@toolmark/react'`,
-    forbid: [DEVTOOLS, ACTIVITY, FORMS, STYLESHEET],
+    forbid: [DEVTOOLS, ACTIVITY, FORMS, STYLESHEET, QUESTION_FORM],
   },
   {
     id: 'ai-sdk-chat',
@@ -128,7 +133,7 @@ export { ToolProvider, useTool, UnstyledConfirmDialog } from '@toolmark/react'`,
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useToolmarkChat } from '@toolmark/react/ai-sdk'`,
-    forbid: [DEVTOOLS, ACTIVITY, FORMS, QUESTIONS, GRANTS],
+    forbid: [DEVTOOLS, ACTIVITY, FORMS, QUESTIONS, QUESTION_FORM, GRANTS],
   },
   {
     id: 'assistant',
@@ -139,7 +144,7 @@ export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'
 export { bridge, createInPageChannel } from '@toolmark/core/bridge'
 export { createPageClient, pageTools } from '@toolmark/core/agent'`,
-    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, GRANTS],
+    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, QUESTION_FORM, GRANTS],
   },
   {
     id: 'query',
