@@ -5,6 +5,9 @@
 //   npm run size -- --why       # also list the heaviest modules of each bundle
 //   npm run size -- --no-build  # pack what `npm run build` left in dist/
 //
+// Each goal also gets a floor: its import without the part the goal would have to lose (no
+// confirmation code for provider + useTool, no dialog for the others), printed, never gated.
+//
 // Each import is bundled from the installed tarballs with esbuild (and the typical import also
 // with Vite 8, Rolldown), minified, NODE_ENV=production, React, React DOM, zod, react-hook-form,
 // TanStack Query and the AI SDK external (the app has them anyway), and gzipped at level 9. The
@@ -160,6 +163,43 @@ export { createPageClient, pageTools } from '@toolmark/core/agent'`,
   },
 ]
 
+/**
+ * What each goal's import weighs without a part a goal would have to lose: printed beside the goal
+ * on every run, so "not met" says how far the part itself is from fitting. `code` replaces the
+ * import; `stub` replaces each module matching it with empty exports (esbuild only measures, it
+ * never runs them).
+ */
+const FLOORS = [
+  {
+    of: 'provider-useTool',
+    without: 'any confirmation code (the flow, one confirmation, the store)',
+    stub: /@toolmark\/core\/dist\/confirmations\/(confirmFlow|confirmation|confirmationStore)\.js$/,
+  },
+  {
+    of: 'typical',
+    without: 'any dialog',
+    code: `export { createToolmark, ok } from '@toolmark/core'
+export { ToolProvider, useTool } from '@toolmark/react'
+export { useFormTool } from '@toolmark/react/rhf'`,
+  },
+  {
+    of: 'ai-sdk-chat',
+    without: 'any dialog',
+    code: `export { createToolmark, ok } from '@toolmark/core'
+export { ToolProvider, useTool } from '@toolmark/react'
+export { useToolmarkChat } from '@toolmark/react/ai-sdk'`,
+  },
+  {
+    of: 'assistant',
+    without: 'any dialog',
+    code: `export { createToolmark, ok } from '@toolmark/core'
+export { ToolProvider, useTool } from '@toolmark/react'
+export { useFormTool } from '@toolmark/react/rhf'
+export { bridge, createInPageChannel } from '@toolmark/core/bridge'
+export { createPageClient, pageTools } from '@toolmark/core/agent'`,
+  },
+]
+
 /** Every public entry alone (all its exports), read from package.json, so new entries count. */
 const ENTRY_SCENARIOS = ['packages/core', 'packages/mcp', '.'].flatMap((dir) =>
   packageEntries(path.join(root, dir)).map((entry) => ({
@@ -201,9 +241,30 @@ const isExternal = (id) =>
     pattern.endsWith('/*') ? id.startsWith(pattern.slice(0, -1)) : id === pattern,
   )
 
+/** An esbuild plugin that loads each module matching `pattern` as its exports and nothing else. */
+const stubbing = (pattern) => ({
+  name: 'stub',
+  setup(build) {
+    build.onLoad({ filter: pattern }, ({ path: file }) => {
+      const names = [...readFileSync(file, 'utf8').matchAll(/^export \{([^}]*)\}/gm)].flatMap(
+        ([, list]) =>
+          list.split(',').map((name) =>
+            name
+              .trim()
+              .split(/\s+as\s+/)
+              .at(-1),
+          ),
+      )
+      if (names.length === 0) throw new Error(`stub: no export list in ${file}`)
+      return { contents: names.map((name) => `export const ${name} = () => {}`).join('\n') }
+    })
+  },
+})
+
 /** Bundles `code` with esbuild from the consumer; returns sizes and the modules that stayed. */
-async function measureEsbuild(code, consumer) {
+async function measureEsbuild(code, consumer, stub) {
   const result = await esbuild({
+    plugins: stub ? [stubbing(stub)] : [],
     stdin: { contents: code, resolveDir: consumer, sourcefile: 'size-entry.js', loader: 'js' },
     absWorkingDir: consumer,
     bundle: true,
@@ -338,6 +399,26 @@ try {
     rows.push([label, kB(gzip), `min ${kB(min)}`, goal, verdict])
   }
 
+  const floorRows = []
+  for (const floor of FLOORS) {
+    const scenario = SCENARIOS.find(({ id }) => id === floor.of)
+    const { gzip, modules } = await measureEsbuild(
+      floor.code ?? scenario.code,
+      consumer,
+      floor.stub,
+    )
+    // A stub that matches nothing would print the whole figure as a floor.
+    if (floor.stub && !modules.some(([file]) => floor.stub.test(file.replaceAll('\\', '/'))))
+      problems.push(`the floor of ${scenario.label} stubs nothing: ${floor.stub}`)
+    const part = figures[floor.of] - gzip
+    floorRows.push(
+      `${scenario.label} without ${floor.without}: ${kB(gzip)} (goal ${scenario.goal} kB; ` +
+        (gzip > scenario.goal * 1024
+          ? `over it by ${kB(gzip - scenario.goal * 1024)} without the part)`
+          : `the part has ${kB(scenario.goal * 1024 - gzip)} to fit in, and weighs ${kB(part)})`),
+    )
+  }
+
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)))
   console.log(
     'Bundle sizes from the packed tarballs (minified + gzip level 9, NODE_ENV=production; peers external)\n',
@@ -352,6 +433,8 @@ try {
     console.log('\nNot there yet (reported, not failed):')
     for (const line of notYet) console.log(`  - ${line}`)
   }
+  console.log("\nFloors: each goal's import without the part it would have to lose (esbuild):")
+  for (const line of floorRows) console.log(`  - ${line}`)
   if (update) {
     writeFileSync(recordFile, JSON.stringify(figures, null, 2) + '\n')
     console.log(`\nRecorded in ${path.relative(root, recordFile)}.`)
