@@ -6,7 +6,8 @@
 //   npm run size -- --no-build  # pack what `npm run build` left in dist/
 //
 // Each goal also gets a floor: its import without the part the goal would have to lose (no
-// confirmation code for provider + useTool, no dialog for the others), printed, never gated.
+// confirmation code for provider + useTool, no dialog for the others), printed; only a floor
+// that takes nothing away fails the run.
 //
 // Each import is bundled from the installed tarballs with esbuild (and the typical import also
 // with Vite 8, Rolldown), minified, NODE_ENV=production, React, React DOM, zod, react-hook-form,
@@ -165,9 +166,9 @@ export { createPageClient, pageTools } from '@toolmark/core/agent'`,
 
 /**
  * What each goal's import weighs without a part a goal would have to lose: printed beside the goal
- * on every run, so "not met" says how far the part itself is from fitting. `code` replaces the
- * import; `stub` replaces each module matching it with empty exports (esbuild only measures, it
- * never runs them).
+ * on every run, so "not met" says how far the part itself is from fitting. `drop` takes that export
+ * out of the goal's import; `stub` replaces each module matching it with empty exports (esbuild
+ * only measures, it never runs them).
  */
 const FLOORS = [
   {
@@ -178,25 +179,17 @@ const FLOORS = [
   {
     of: 'typical',
     without: 'any dialog',
-    code: `export { createToolmark, ok } from '@toolmark/core'
-export { ToolProvider, useTool } from '@toolmark/react'
-export { useFormTool } from '@toolmark/react/rhf'`,
+    drop: 'ConfirmDialog',
   },
   {
     of: 'ai-sdk-chat',
     without: 'any dialog',
-    code: `export { createToolmark, ok } from '@toolmark/core'
-export { ToolProvider, useTool } from '@toolmark/react'
-export { useToolmarkChat } from '@toolmark/react/ai-sdk'`,
+    drop: 'ConfirmDialog',
   },
   {
     of: 'assistant',
     without: 'any dialog',
-    code: `export { createToolmark, ok } from '@toolmark/core'
-export { ToolProvider, useTool } from '@toolmark/react'
-export { useFormTool } from '@toolmark/react/rhf'
-export { bridge, createInPageChannel } from '@toolmark/core/bridge'
-export { createPageClient, pageTools } from '@toolmark/core/agent'`,
+    drop: 'ConfirmDialog',
   },
 ]
 
@@ -260,6 +253,10 @@ const stubbing = (pattern) => ({
     })
   },
 })
+
+/** The modules of a bundle whose path matches `pattern`. */
+const matching = (modules, pattern) =>
+  modules.filter(([file]) => pattern.test(file.replaceAll('\\', '/'))).map(([file]) => file)
 
 /** Bundles `code` with esbuild from the consumer; returns sizes and the modules that stayed. */
 async function measureEsbuild(code, consumer, stub) {
@@ -361,8 +358,7 @@ try {
       for (const [file, bytes] of modules.slice(0, WHY_TOP))
         whyRows.push(`  ${String(bytes).padStart(6)} B  ${file}`)
     }
-    const reaching = ([pattern]) =>
-      modules.filter(([file]) => pattern.test(file.replaceAll('\\', '/'))).map(([file]) => file)
+    const reaching = ([pattern]) => matching(modules, pattern)
     for (const rule of run.forbid) {
       const found = reaching(rule)
       if (found.length > 0) problems.push(`${label} brings ${rule[1]}: ${found.join(', ')}`)
@@ -402,14 +398,13 @@ try {
   const floorRows = []
   for (const floor of FLOORS) {
     const scenario = SCENARIOS.find(({ id }) => id === floor.of)
-    const { gzip, modules } = await measureEsbuild(
-      floor.code ?? scenario.code,
-      consumer,
-      floor.stub,
-    )
-    // A stub that matches nothing would print the whole figure as a floor.
-    if (floor.stub && !modules.some(([file]) => floor.stub.test(file.replaceAll('\\', '/'))))
-      problems.push(`the floor of ${scenario.label} stubs nothing: ${floor.stub}`)
+    const code = floor.drop
+      ? scenario.code.replace(new RegExp(`,\\s*${floor.drop}\\b`), '')
+      : scenario.code
+    const { gzip, modules } = await measureEsbuild(code, consumer, floor.stub)
+    // A floor that takes nothing away would print the whole figure as a floor.
+    if (code === scenario.code && !(floor.stub && matching(modules, floor.stub).length > 0))
+      problems.push(`the floor of ${scenario.label} takes nothing away`)
     const part = figures[floor.of] - gzip
     floorRows.push(
       `${scenario.label} without ${floor.without}: ${kB(gzip)} (goal ${scenario.goal} kB; ` +
