@@ -10,7 +10,7 @@ import { PAGE_TEXT_NOTE } from '@toolmark/core/agent'
 import { outputCheck, textError, toMcpResult, toMcpTool } from './mapping'
 import type { PairingCode } from './pairing'
 import { DEFAULT_PROGRESS_INTERVAL_MS, startProgress } from './progressReporter'
-import { CancellableTaskStore } from './taskStore'
+import { EndingTaskStore } from './taskStore'
 
 /** Name of the tool listed while no page is paired. */
 export const PAIRING_TOOL_NAME = 'toolmark_pairing'
@@ -112,7 +112,7 @@ function unpairedText(info: PairingInfo): string {
 export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
   // Tasks (MCP 2025-11-25, experimental in the SDK): a client that declares them gets a task for
   // a call that waits on a person, and polls it instead of holding one request open.
-  const taskStore = new CancellableTaskStore()
+  const taskStore = new EndingTaskStore()
   const mcp = new McpServer(
     { name: options.name, version: options.version },
     {
@@ -287,25 +287,34 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
       )
     }
 
-    const untrusted = entry.hints?.untrustedContent === true
-    /** The MCP result; the output schema the client was shown decides `structuredContent`. */
+    /**
+     * The MCP result; the output schema the client was shown decides `structuredContent`. Marked
+     * untrusted when the page says so now or said so in that listing (whose schema then asks for
+     * the mark).
+     */
     const mapResult = async (result: ToolResult) => {
       const shown = listed.get(name) ?? (await fullEntry(link, entry).catch(() => undefined))
-      return toMcpResult(result, untrusted, outputCheck(shown?.outputSchema))
+      const shownUntrusted = shown?.hints?.untrustedContent === true
+      const untrusted = shownUntrusted || entry.hints?.untrustedContent === true
+      return toMcpResult(result, untrusted, outputCheck(shown?.outputSchema, shownUntrusted))
     }
 
     const taskParams = request.params.task
     if (taskParams && extra.taskStore) {
       // Answered at once with the task; the call goes on without the request and ends in the
-      // store. `tasks/cancel` aborts it, which withdraws its pending confirmation in the page.
+      // store. The task's end before the call's (`tasks/cancel`, or its time to live running
+      // out) aborts the call at once, which withdraws its pending confirmation in the page
+      // (`cancelled signal`): an approval after that runs nothing.
       const task = await extra.taskStore.createTask({ ttl: taskParams.ttl ?? null })
       const controller = new AbortController()
-      const forget = taskStore.onCancel(task.taskId, () => controller.abort())
+      const forget = taskStore.onEnd(task.taskId, () => controller.abort())
       void link
         .call(entry.name, args ?? {}, { signal: controller.signal, rev: link.manifest()?.rev })
-        .then(mapResult)
-        .then(async (mapped) => {
+        .then((result) => {
           forget()
+          return mapResult(result)
+        })
+        .then(async (mapped) => {
           if (controller.signal.aborted) return
           await extra.taskStore!.storeTaskResult(
             task.taskId,

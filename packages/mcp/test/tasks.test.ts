@@ -1,11 +1,29 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, ok, type Toolmark, type ToolResult } from '@toolmark/core'
 import { servePage } from './pagePair'
 import { until } from './harness'
 
 const TASKS = { tasks: { list: {}, cancel: {} } }
+
+/** What an approval of a confirmation that is no longer pending gets. */
+const EXPIRED = {
+  status: 'refused',
+  code: 'confirmation_expired',
+  message: 'This confirmation is unknown, used or expired',
+}
+
+/** How each confirmation ended, by id, as the page's `confirm` events tell it. */
+function endsOf(tm: Toolmark) {
+  const ends = new Map<string, { status: string; result: unknown }>()
+  tm.events.on('confirm', (event) => {
+    if (event.type !== 'requested') {
+      ends.set(event.entry.id, { status: event.status, result: event.result })
+    }
+  })
+  return ends
+}
 
 function tickets() {
   const tm = createToolmark({ dev: false })
@@ -109,6 +127,117 @@ describe('MCP tasks for calls that wait on a person', () => {
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe('cancelled')
     expect(closed).toEqual([])
+    await close()
+  })
+
+  it('when the task’s TTL runs out, its confirmation is withdrawn (cancelled) and a late approval, given twice, runs nothing', async () => {
+    const { tm, closed } = tickets()
+    const { client, close } = await servePage(tm, { capabilities: TASKS })
+    const ends = endsOf(tm)
+    await client.listTools()
+    const created = await client.request(
+      {
+        method: 'tools/call',
+        params: { name: 'tickets__close', arguments: { id: 'T-1' }, task: { ttl: 200 } },
+      },
+      CreateTaskResultSchema,
+    )
+    const { taskId, ttl } = created.task
+    expect(ttl).toBe(200)
+    await until(() => tm.confirmations.list().length === 1, 'the confirmation')
+    const { id } = tm.confirmations.list()[0]
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('working')
+
+    await until(() => tm.confirmations.list().length === 0, 'the withdrawal at the TTL', 2_000)
+    expect(ends.get(id)).toEqual({
+      status: 'withdrawn',
+      result: { status: 'cancelled', by: 'signal' },
+    })
+    await expect(client.experimental.tasks.getTask(taskId)).rejects.toThrow(/not found/i)
+
+    const late = await Promise.all([tm.confirmations.approve(id), tm.confirmations.approve(id)])
+    expect(late).toEqual([EXPIRED, EXPIRED])
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(closed).toEqual([])
+    await close()
+  })
+
+  it('an approval right at the TTL, given twice, runs once and completes the task, or finds the confirmation withdrawn', async () => {
+    const { tm, closed } = tickets()
+    const { client, close } = await servePage(tm, { capabilities: TASKS })
+    const ends = endsOf(tm)
+    await client.listTools()
+    const ttl = 150
+    const seen = new Set<string>()
+    // Just before, at and just after the moment the server ends the task.
+    for (const [n, offset] of [-2, -1, 0, 0, 1, 2].entries()) {
+      const ticket = `T-${n}`
+      const created = await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'tickets__close', arguments: { id: ticket }, task: { ttl } },
+        },
+        CreateTaskResultSchema,
+      )
+      const { taskId, createdAt } = created.task
+      await until(() => tm.confirmations.list().length === 1, 'the confirmation')
+      const { id } = tm.confirmations.list()[0]
+      const at = Date.parse(createdAt) + ttl + offset
+      const answers = await new Promise<ToolResult[]>((resolve) =>
+        setTimeout(
+          () => resolve(Promise.all([tm.confirmations.approve(id), tm.confirmations.approve(id)])),
+          Math.max(0, at - Date.now()),
+        ),
+      )
+      await new Promise((resolve) => setTimeout(resolve, 30))
+
+      const ran = closed.filter((closedId) => closedId === ticket).length
+      expect(ran, `${ticket} ran at most once`).toBeLessThanOrEqual(1)
+      expect(answers[1], 'the second approval').toEqual(EXPIRED)
+      if (ran === 1) {
+        // The approval came first: the tool's result is the task's.
+        seen.add('approved')
+        expect(answers[0]).toEqual({ status: 'ok', data: { id: ticket, closed: true } })
+        expect((await client.experimental.tasks.getTask(taskId)).status).toBe('completed')
+        const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema)
+        expect(result.structuredContent).toEqual({ id: ticket, closed: true })
+      } else {
+        // The end came first: nothing ran, nothing is pending, the task is gone.
+        seen.add('withdrawn')
+        expect(answers[0]).toEqual(EXPIRED)
+        expect(ends.get(id)).toEqual({
+          status: 'withdrawn',
+          result: { status: 'cancelled', by: 'signal' },
+        })
+        await expect(client.experimental.tasks.getTask(taskId)).rejects.toThrow(/not found/i)
+      }
+      expect(tm.confirmations.list()).toEqual([])
+    }
+    expect(seen.has('withdrawn')).toBe(true)
+    await close()
+  })
+
+  it('a TTL longer than a timer can wait is granted as the longest one, not as an instant end', async () => {
+    const { tm, closed } = tickets()
+    const { client, close } = await servePage(tm, { capabilities: TASKS })
+    await client.listTools()
+    const created = await client.request(
+      {
+        method: 'tools/call',
+        params: { name: 'tickets__close', arguments: { id: 'T-1' }, task: { ttl: 1e12 } },
+      },
+      CreateTaskResultSchema,
+    )
+    const { taskId, ttl } = created.task
+    expect(ttl).toBe(2_147_483_647)
+    await until(() => tm.confirmations.list().length === 1, 'the confirmation')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect((await client.experimental.tasks.getTask(taskId)).status).toBe('working')
+    await expect(tm.confirmations.approve(tm.confirmations.list()[0].id)).resolves.toEqual({
+      status: 'ok',
+      data: { id: 'T-1', closed: true },
+    })
+    await until(() => closed.length === 1, 'the run')
     await close()
   })
 
