@@ -24,6 +24,13 @@ export interface LintReport {
   warnings: number
   /** How many tools were read. */
   tools: number
+  /**
+   * Rules that could not judge some tool because the manifest lacks a fact they need: a page
+   * read through the bridge, or a plain `tm.manifest({ detail: 'full' })`, says neither which
+   * tools have a `summary` (`summary-missing`) nor which fields they redact
+   * (`sensitive-unmarked`). Empty for `lintManifestOf(tm)`, which carries both.
+   */
+  notChecked: LintRuleId[]
 }
 
 /** A manifest the linter cannot read, with where and how to fix it. */
@@ -57,6 +64,11 @@ function readManifest(value: unknown): LintManifest {
     if (typeof tool.name !== 'string') {
       throw new LintInputError(`${at}.name must be a string. ${hint}`, `${at}.name`)
     }
+    for (const key of ['llmName', 'title', 'signature'] as const) {
+      if (tool[key] !== undefined && typeof tool[key] !== 'string') {
+        throw new LintInputError(`${at}.${key} must be a string.`, `${at}.${key}`)
+      }
+    }
     if (tool.description !== undefined && typeof tool.description !== 'string') {
       throw new LintInputError(`${at}.description must be a string.`, `${at}.description`)
     }
@@ -81,10 +93,12 @@ function readManifest(value: unknown): LintManifest {
 
 /**
  * Checks a full manifest against the rules of a good tool manifest: descriptions (missing, vague,
- * overlapping), hints (a read-only tool named after a change), confirmations (`summary`),
- * inputs (field descriptions, the signature budget, secret-looking fields not marked sensitive)
- * and names (stable identifiers). Throws `LintInputError` for a manifest it cannot read and a
- * `TypeError` for an unknown rule id; otherwise returns the findings.
+ * hidden characters, instructions to the model, overlapping), hints (a read-only tool named after
+ * a change, a tool that deletes, pays or sends without asking), confirmations (`summary`), inputs
+ * (field descriptions, the signature budget, secret-looking fields not marked sensitive) and
+ * names (stable identifiers, no two alike). Throws `LintInputError` for a manifest it cannot read
+ * and a `TypeError` for an unknown rule id; otherwise returns the findings, and the rules that
+ * could not judge every tool for lack of facts (`notChecked`).
  *
  * @example
  * const report = lintManifest(lintManifestOf(tm))
@@ -110,6 +124,7 @@ export function lintManifest(manifest: unknown, options: LintOptions = {}): Lint
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
   )
   const findings: LintFinding[] = []
+  const notChecked: LintRuleId[] = []
   for (const rule of RULES) {
     const severity = severities.get(rule.id) ?? rule.severity
     if (severity === 'off') continue
@@ -117,8 +132,11 @@ export function lintManifest(manifest: unknown, options: LintOptions = {}): Lint
       tools: sorted,
       signatureBudget: budget,
       report: (finding) => findings.push({ rule: rule.id, severity, ...finding }),
+      unknown: () => {
+        if (!notChecked.includes(rule.id)) notChecked.push(rule.id)
+      },
     })
   }
   const errors = findings.filter((f) => f.severity === 'error').length
-  return { findings, errors, warnings: findings.length - errors, tools: sorted.length }
+  return { findings, errors, warnings: findings.length - errors, tools: sorted.length, notChecked }
 }

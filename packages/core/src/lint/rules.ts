@@ -1,7 +1,10 @@
-import { isToolName } from '../registry/names'
+import { isToolName, toLlmName } from '../registry/names'
 import { looksSensitive } from '../redaction/sensitiveNames'
 import { renderSignature } from '../schema/jsonSchema'
 import type { JsonSchema, ManifestEntry } from '../types'
+import { actInDescription, actInName } from './consequentialWords'
+import { firstOverlaps } from './firstOverlaps'
+import { hiddenCharacters, instructionsToModel } from './hiddenText'
 
 /** How much a finding matters: an `error` fails the lint (exit 1), a `warning` does not. */
 export type LintSeverity = 'error' | 'warning'
@@ -10,12 +13,15 @@ export type LintSeverity = 'error' | 'warning'
 export interface LintEntry extends ManifestEntry {
   /**
    * Whether the tool says what its confirmation shows (`summary`). Absent when unknown (a page
-   * read through the bridge): the `summary-missing` rule then skips the tool.
+   * read through the bridge, a plain `tm.manifest()`): `summary-missing` then cannot judge a
+   * consequential or destructive tool and is listed in the report's `notChecked`.
    */
   summary?: boolean
   /**
-   * Input paths the tool redacts (`'password'`, `'cards[].cvc'`). Absent when unknown: only the
-   * schema's own markers (`writeOnly`, `format: "password"`) then count as marked.
+   * Input paths the tool redacts (`'password'`, `'cards[].cvc'`). Absent when unknown: a field
+   * that looks secret counts as marked only by the schema's own markers (`writeOnly`,
+   * `format: "password"`); otherwise `sensitive-unmarked` cannot judge it and is listed in
+   * `notChecked`.
    */
   sensitive?: string[]
 }
@@ -44,6 +50,8 @@ export interface RuleContext {
   readonly tools: readonly LintEntry[]
   readonly signatureBudget: number
   report(finding: Omit<LintFinding, 'rule' | 'severity'>): void
+  /** Says the rule could not judge a tool: the manifest lacks a fact it needs. */
+  unknown(tool: string): void
 }
 
 /** A rule of a good manifest. */
@@ -59,13 +67,17 @@ export interface LintRule {
 export const LINT_RULE_IDS = [
   'description-missing',
   'description-vague',
+  'description-hidden-text',
+  'description-injection',
   'summary-missing',
   'readonly-name-mutates',
+  'consequential-unmarked',
   'description-overlap',
   'field-description-missing',
   'signature-over-budget',
   'sensitive-unmarked',
   'name-unstable',
+  'duplicate-name',
 ] as const
 
 /** A rule's id. */
@@ -108,8 +120,10 @@ function fields(
   const out: { path: string; name: string; schema: JsonSchema }[] = []
   const properties = schema.properties
   if (properties && typeof properties === 'object') {
-    for (const [name, child] of Object.entries(properties as Record<string, JsonSchema>)) {
+    for (const [name, value] of Object.entries(properties as Record<string, unknown>)) {
       const at = path ? `${path}.${name}` : name
+      // A boolean schema (or a malformed one) is a field with nothing said about it.
+      const child = (typeof value === 'object' && value !== null ? value : {}) as JsonSchema
       out.push({ path: at, name, schema: child })
       out.push(...fields(child, at, depth + 1))
     }
@@ -139,6 +153,35 @@ function coveredBy(patterns: readonly string[], path: string): boolean {
 
 const isMarkedInSchema = (schema: JsonSchema) =>
   schema.writeOnly === true || schema.format === 'password'
+
+/** The texts of a tool a model reads: its description, its title, its fields' descriptions. */
+function modelTexts(tool: LintEntry): { what: string; path?: string; text: string }[] {
+  const out: { what: string; path?: string; text: string }[] = []
+  if (typeof tool.description === 'string')
+    out.push({ what: 'description', text: tool.description })
+  if (typeof tool.title === 'string') out.push({ what: 'title', text: tool.title })
+  for (const field of fields(tool.inputSchema)) {
+    for (const key of ['description', 'title'] as const) {
+      const text = field.schema[key]
+      if (typeof text === 'string') {
+        out.push({ what: `input field "${field.path}" ${key}`, path: field.path, text })
+      }
+    }
+  }
+  return out
+}
+
+/** The input's one-line signature; undefined for a schema it cannot render (a malformed one). */
+function fullSignature(schema: JsonSchema): string | undefined {
+  try {
+    return renderSignature(schema, Infinity)
+  } catch {
+    return undefined
+  }
+}
+
+const asksFirst = (tool: LintEntry) =>
+  tool.hints?.consequential === true || tool.hints?.destructive === true
 
 export const RULES: readonly LintRule[] = [
   {
@@ -180,13 +223,53 @@ export const RULES: readonly LintRule[] = [
     },
   },
   {
+    id: 'description-hidden-text',
+    severity: 'error',
+    description: 'Descriptions hold no characters a person cannot see (zero-width, bidi, tags).',
+    check({ tools, report }) {
+      for (const tool of tools) {
+        for (const { what, path, text } of modelTexts(tool)) {
+          const hidden = hiddenCharacters(text)
+          if (hidden.length === 0) continue
+          const shown = hidden.length > 5 ? `${hidden.slice(0, 5).join(', ')}…` : hidden.join(', ')
+          report({
+            tool: tool.name,
+            ...(path === undefined ? {} : { path }),
+            message: `"${tool.name}" ${what} holds hidden characters (${shown}): a model reads what a person reviewing it does not see`,
+            fix: 'Remove the invisible characters (zero-width spaces and joiners, bidirectional controls, tag characters); if the text came from elsewhere, find out who wrote it.',
+          })
+        }
+      }
+    },
+  },
+  {
+    id: 'description-injection',
+    severity: 'error',
+    description: 'Descriptions describe the tool; they do not address the model with instructions.',
+    check({ tools, report }) {
+      for (const tool of tools) {
+        for (const { what, path, text } of modelTexts(tool)) {
+          const phrase = instructionsToModel(text)
+          if (phrase === undefined) continue
+          report({
+            tool: tool.name,
+            ...(path === undefined ? {} : { path }),
+            message: `"${tool.name}" ${what} reads like instructions to the model (${JSON.stringify(phrase)}): a prompt injection, or text a model may obey`,
+            fix: 'Say what the tool does and when to use it; never address the model, its instructions or its other tools. If the text came from elsewhere, find out who wrote it.',
+          })
+        }
+      }
+    },
+  },
+  {
     id: 'summary-missing',
     severity: 'error',
     description: 'A consequential or destructive tool says what the person approves (summary).',
-    check({ tools, report }) {
+    check({ tools, report, unknown }) {
       for (const tool of tools) {
-        const asks = tool.hints?.consequential === true || tool.hints?.destructive === true
-        if (asks && tool.summary === false) {
+        if (!asksFirst(tool)) continue
+        if (tool.summary === undefined) unknown(tool.name)
+        else if (!tool.summary) {
           report({
             tool: tool.name,
             message: `"${tool.name}" needs a confirmation but has no summary: the person sees its raw input`,
@@ -216,28 +299,43 @@ export const RULES: readonly LintRule[] = [
     },
   },
   {
+    id: 'consequential-unmarked',
+    severity: 'error',
+    description:
+      'A tool named or described after an act a person should approve (delete, pay, send, publish, cancel…) is marked consequential or destructive.',
+    check({ tools, report }) {
+      for (const tool of tools) {
+        if (asksFirst(tool)) continue
+        const inName = actInName(tool.name)
+        const inDescription = inName ? undefined : actInDescription(tool.description ?? '')
+        if (!inName && !inDescription) continue
+        const says = inName
+          ? `is named after an act a person should approve ("${inName}")`
+          : `says it ${JSON.stringify(inDescription)} in its description`
+        report({
+          tool: tool.name,
+          message: `"${tool.name}" ${says} but is neither consequential nor destructive: it runs without asking anyone`,
+          fix: 'Add hints: { destructive: true } if it cannot be undone, or { consequential: true }, and a summary, so a person approves each call. If it only reads or previews, say so in its name and description.',
+        })
+      }
+    },
+  },
+  {
     id: 'description-overlap',
     severity: 'warning',
     description: 'No two tools are described alike: a model must be able to choose.',
     check({ tools, report }) {
-      const bags = tools.map((tool) => contentWords(tool.description ?? ''))
-      for (let i = 0; i < tools.length; i++) {
-        for (let j = i + 1; j < tools.length; j++) {
-          const a = bags[i]
-          const b = bags[j]
-          if (a.size < 3 || b.size < 3) continue
-          let shared = 0
-          for (const w of a) if (b.has(w)) shared++
-          const similarity = shared / (a.size + b.size - shared)
-          if (similarity >= 0.8) {
-            report({
-              tool: tools[i].name,
-              message: `"${tools[i].name}" and "${tools[j].name}" have near-identical descriptions (${Math.round(similarity * 100)}% of words shared)`,
-              fix: `Say in each description what sets it apart from the other (its object, its effect, when to prefer it).`,
-            })
-          }
-        }
-      }
+      // Each tool is reported once, with the first later tool it is confused with: a group of
+      // alike tools gives one finding per tool, not one per pair.
+      const overlaps = firstOverlaps(tools.map((tool) => contentWords(tool.description ?? '')))
+      overlaps.forEach((overlap, i) => {
+        if (!overlap) return
+        report({
+          tool: tools[i].name,
+          message: `"${tools[i].name}" and "${tools[overlap.j].name}" have near-identical descriptions (${Math.round(overlap.similarity * 100)}% of words shared)`,
+          fix: `Say in each description what sets it apart from the other (its object, its effect, when to prefer it).`,
+        })
+      })
     },
   },
   {
@@ -266,7 +364,7 @@ export const RULES: readonly LintRule[] = [
     check({ tools, signatureBudget, report }) {
       for (const tool of tools) {
         if (!tool.inputSchema) continue
-        const signature = tool.signature ?? renderSignature(tool.inputSchema, Infinity)
+        const signature = tool.signature ?? fullSignature(tool.inputSchema)
         if (signature !== undefined && signature.length > signatureBudget) {
           report({
             tool: tool.name,
@@ -281,13 +379,18 @@ export const RULES: readonly LintRule[] = [
     id: 'sensitive-unmarked',
     severity: 'error',
     description: 'Fields that look secret (password, token, card) are marked sensitive.',
-    check({ tools, report }) {
+    check({ tools, report, unknown }) {
       for (const tool of tools) {
         for (const field of fields(tool.inputSchema)) {
           // Leaves only: a container (`cards`) is judged by the fields it holds.
           if (field.schema.properties || field.schema.items) continue
           if (!looksSensitive(field.name) || isMarkedInSchema(field.schema)) continue
-          if (tool.sensitive && coveredBy(tool.sensitive, field.path)) continue
+          // A page or a plain manifest does not say what the tool redacts: no guess either way.
+          if (!tool.sensitive) {
+            unknown(tool.name)
+            continue
+          }
+          if (coveredBy(tool.sensitive, field.path)) continue
           report({
             tool: tool.name,
             path: field.path,
@@ -319,6 +422,39 @@ export const RULES: readonly LintRule[] = [
             fix: 'Name tools after what they do ("tickets.close") and pass the item as input ({ id: 3 }); use [A-Za-z0-9_-] segments joined by ".".',
           })
         }
+      }
+    },
+  },
+  {
+    id: 'duplicate-name',
+    severity: 'error',
+    description: 'Every tool has a name and an llmName of its own.',
+    check({ tools, report }) {
+      const byName = new Map<string, LintEntry>()
+      const byLlmName = new Map<string, LintEntry>()
+      const repeated = new Set<string>()
+      for (const tool of tools) {
+        // The manifest's own llmName is the one surfaces show; derived when it has none.
+        const llmName = typeof tool.llmName === 'string' ? tool.llmName : toLlmName(tool.name)
+        const same = byName.get(tool.name)
+        const alike = byLlmName.get(llmName)
+        if (same) {
+          if (repeated.has(tool.name)) continue
+          repeated.add(tool.name)
+          report({
+            tool: tool.name,
+            message: `"${tool.name}" is in the manifest more than once: an agent reaches only one of them`,
+            fix: 'Register each tool once, under a name of its own; dispose of the old registration before registering it again.',
+          })
+        } else if (alike) {
+          report({
+            tool: tool.name,
+            message: `"${alike.name}" and "${tool.name}" have the same llmName "${llmName}": models, which cannot use dots, see one tool for two (the registry refuses the second)`,
+            fix: `Rename one of them: "." becomes "__" in an llmName, so "a.b" and "a__b" collide; names longer than 64 characters are cut, so make them differ early.`,
+          })
+        }
+        if (!same) byName.set(tool.name, tool)
+        if (!alike) byLlmName.set(llmName, tool)
       }
     },
   },

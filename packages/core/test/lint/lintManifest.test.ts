@@ -23,6 +23,7 @@ describe('lintManifest', () => {
       errors: 0,
       warnings: 0,
       tools: 3,
+      notChecked: [],
     })
   })
 
@@ -41,13 +42,17 @@ describe('lintManifest', () => {
     expect(severities).toEqual({
       'description-missing': 'error',
       'description-vague': 'warning',
+      'description-hidden-text': 'error',
+      'description-injection': 'error',
       'summary-missing': 'error',
       'readonly-name-mutates': 'error',
+      'consequential-unmarked': 'error',
       'description-overlap': 'warning',
       'field-description-missing': 'warning',
       'signature-over-budget': 'warning',
       'sensitive-unmarked': 'error',
       'name-unstable': 'error',
+      'duplicate-name': 'error',
     })
     const report = lintManifest(fixture('sensitive-unmarked'))
     expect([report.errors, report.warnings]).toEqual([1, 0])

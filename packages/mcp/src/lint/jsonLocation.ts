@@ -18,81 +18,140 @@ export function syntaxErrorOffset(text: string, error: unknown): number | undefi
   return undefined
 }
 
-/**
- * The offset where the value at a path (`tools[1].name`) starts in a valid JSON text, or the
- * deepest ancestor found. A small scanner, only for pointing at the line of a shape error.
- */
-export function offsetOfPath(text: string, path: string): number | undefined {
-  const wanted = path.match(/[^.[\]]+/g) ?? []
-  let i = 0
-  const ws = () => {
-    while (i < text.length && /\s/.test(text[i])) i++
+/** A position in a JSON text that skips whitespace, strings and whole values. */
+class Cursor {
+  constructor(
+    readonly text: string,
+    public i = 0,
+  ) {}
+
+  ws(): void {
+    while (this.i < this.text.length && /\s/.test(this.text[this.i])) this.i++
   }
-  const skipString = () => {
-    i++
-    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1
-    i++
+
+  skipString(): void {
+    const { text } = this
+    this.i++
+    while (this.i < text.length && text[this.i] !== '"') this.i += text[this.i] === '\\' ? 2 : 1
+    this.i++
   }
-  /** Skips one value; when `depth` segments of the path match so far, descends to the next. */
-  const value = (depth: number): number | undefined => {
-    ws()
-    const start = i
-    if (depth === wanted.length) return start
-    if (text[i] === '{') {
-      i++
+
+  /** Skips one value of any kind. */
+  skip(): void {
+    const { text } = this
+    this.ws()
+    if (text[this.i] === '"') return this.skipString()
+    if (text[this.i] === '{' || text[this.i] === '[') {
+      const close = text[this.i] === '{' ? '}' : ']'
+      this.i++
       for (;;) {
-        ws()
-        if (text[i] === '}') break
-        const keyStart = i + 1
-        skipString()
-        const key = JSON.parse(text.slice(keyStart - 1, i)) as string
-        ws()
-        i++ // ':'
-        if (key === wanted[depth]) return value(depth + 1) ?? start
-        skip()
-        ws()
-        if (text[i] === ',') i++
+        this.ws()
+        if (text[this.i] === close || this.i >= text.length) break
+        this.skip()
+        this.ws()
+        if (text[this.i] === ':' || text[this.i] === ',') this.i++
       }
-      i++
-      return undefined
-    }
-    if (text[i] === '[') {
-      i++
-      for (let index = 0; ; index++) {
-        ws()
-        if (text[i] === ']') break
-        if (String(index) === wanted[depth]) return value(depth + 1) ?? start
-        skip()
-        ws()
-        if (text[i] === ',') i++
-      }
-      i++
-      return undefined
-    }
-    skip()
-    return undefined
-  }
-  const skip = () => {
-    ws()
-    if (text[i] === '"') return skipString()
-    if (text[i] === '{' || text[i] === '[') {
-      const close = text[i] === '{' ? '}' : ']'
-      i++
-      for (;;) {
-        ws()
-        if (text[i] === close || i >= text.length) break
-        skip()
-        ws()
-        if (text[i] === ':' || text[i] === ',') i++
-      }
-      i++
+      this.i++
       return
     }
-    while (i < text.length && !/[\s,\]}:]/.test(text[i])) i++
+    while (this.i < text.length && !/[\s,\]}:]/.test(text[this.i])) this.i++
+  }
+}
+
+/**
+ * The offset where the value at a path (`tools[1].name`, or its segments) starts in a valid JSON
+ * text, or the deepest ancestor found. A small scanner, only for pointing at the line of a shape
+ * error or a finding.
+ */
+export function offsetOfPath(
+  text: string,
+  path: string | readonly string[],
+  from = 0,
+): number | undefined {
+  const wanted = typeof path === 'string' ? (path.match(/[^.[\]]+/g) ?? []) : path
+  const c = new Cursor(text, from)
+  /** Skips one value; when `depth` segments of the path match so far, descends to the next. */
+  const value = (depth: number): number | undefined => {
+    c.ws()
+    const start = c.i
+    if (depth === wanted.length) return start
+    if (text[c.i] === '{') {
+      c.i++
+      for (;;) {
+        c.ws()
+        if (text[c.i] === '}' || c.i >= text.length) break
+        const keyStart = c.i
+        c.skipString()
+        const key = JSON.parse(text.slice(keyStart, c.i)) as string
+        c.ws()
+        c.i++ // ':'
+        if (key === wanted[depth]) return value(depth + 1) ?? start
+        c.skip()
+        c.ws()
+        if (text[c.i] === ',') c.i++
+      }
+      c.i++
+      return undefined
+    }
+    if (text[c.i] === '[') {
+      c.i++
+      for (let index = 0; ; index++) {
+        c.ws()
+        if (text[c.i] === ']' || c.i >= text.length) break
+        if (String(index) === wanted[depth]) return value(depth + 1) ?? start
+        c.skip()
+        c.ws()
+        if (text[c.i] === ',') c.i++
+      }
+      c.i++
+      return undefined
+    }
+    c.skip()
+    return undefined
   }
   try {
     return value(0)
   } catch {
     return undefined
+  }
+}
+
+/**
+ * Where each element of the array at `path` starts, in one pass: finding the 5,000th tool by its
+ * path would scan the 4,999 before it again.
+ */
+export function elementOffsets(text: string, path: string): number[] {
+  const start = offsetOfPath(text, path)
+  if (start === undefined || text[start] !== '[') return []
+  const c = new Cursor(text, start + 1)
+  const out: number[] = []
+  try {
+    for (;;) {
+      c.ws()
+      if (text[c.i] === ']' || c.i >= text.length) break
+      out.push(c.i)
+      c.skip()
+      c.ws()
+      if (text[c.i] === ',') c.i++
+    }
+  } catch {
+    // A stack too deep to skip: the tools found so far keep their places.
+  }
+  return out
+}
+
+/** Line and column (1-based) of offsets in one text, each in a binary search over line starts. */
+export function lineLocator(text: string): (offset: number) => { line: number; column: number } {
+  const starts = [0]
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1)
+  return (offset) => {
+    let low = 0
+    let high = starts.length - 1
+    while (low < high) {
+      const mid = (low + high + 1) >> 1
+      if (starts[mid] <= offset) low = mid
+      else high = mid - 1
+    }
+    return { line: low + 1, column: offset - starts[low] + 1 }
   }
 }

@@ -3,7 +3,7 @@ import { normalizeOrigin } from '../args'
 
 /** The one-line usage printed with every flag error. */
 export const LINT_USAGE =
-  'Usage: toolmark-lint <manifest.json> | --listen <port> [--allow-origin <origin>...] [--format text|json] [--rule <id>=error|warning|off]... [--signature-budget 240] [--max-warnings <n>] [--timeout 30000]'
+  'Usage: toolmark-lint <manifest.json> | --listen <port> [--allow-origin <origin>...] [--format text|json|sarif] [--rule <id>=error|warning|off]... [--signature-budget 240] [--max-warnings <n>] [--timeout 30000]'
 
 /** What the linter runs with once its flags are valid. */
 export interface LintCliOptions {
@@ -13,7 +13,7 @@ export interface LintCliOptions {
   listen?: number
   /** Origins whose pages may connect with `--listen`; empty: any. */
   allowOrigins: string[]
-  format: 'text' | 'json'
+  format: 'text' | 'json' | 'sarif'
   lint: LintOptions
   /** More warnings than this fail the lint (exit 1). Default: warnings never fail. */
   maxWarnings?: number
@@ -37,7 +37,8 @@ Input (one of):
                               free port, printed on stderr).
 Options:
   --allow-origin <origin>...  With --listen: only pages of these origins may connect.
-  --format text|json          Output for people (default) or for CI.
+  --format text|json|sarif    Output for people (default), for CI (JSON), or for code scanning
+                              (SARIF 2.1.0, with the line of each finding in a manifest file).
   --rule <id>=<severity>      Set a rule to error, warning or off. Repeatable.
   --signature-budget <chars>  The summary manifest's signature budget (default 240).
   --max-warnings <n>          Fail (exit 1) with more warnings than this.
@@ -45,7 +46,8 @@ Options:
   -h, --help                  Show this help.
 
 Rules: ${LINT_RULE_IDS.join(', ')}.
-Exit codes: 0 no errors, 1 errors (or too many warnings), 2 unreadable input or bad flags.
+Exit codes: 0 no errors, 1 errors (or too many warnings), 2 unreadable input, a manifest with
+no tools, or bad flags.
 `
 
 function parseInteger(value: string | undefined, min: number, max: number): number | undefined {
@@ -97,7 +99,9 @@ export function parseLintArgs(argv: readonly string[]): ParsedLintArgs {
       }
       case '--format': {
         const value = takeValue()
-        if (value !== 'text' && value !== 'json') return error('--format is text or json')
+        if (value !== 'text' && value !== 'json' && value !== 'sarif') {
+          return error('--format is text, json or sarif')
+        }
         options.format = value
         break
       }

@@ -5,20 +5,29 @@ import {
   type LintManifest,
   type LintReport,
 } from '@toolmark/core/lint'
+import { VERSION } from '../version'
+import { escapeControls, stringifyForTerminal } from './escapeControls'
+import { findingLocator } from './findingLocator'
+import { formatSarif } from './formatSarif'
+import { formatText } from './formatText'
 import type { LintCliOptions } from './lintArgs'
 import { lineColumn, offsetOfPath, syntaxErrorOffset } from './jsonLocation'
-import { PageReadError, readPage } from './readPage'
+import { readPage } from './readPage'
 
 /** What a lint run printed and how it ended. */
 export interface LintRunOutcome {
-  /** 0 no errors, 1 errors or too many warnings, 2 unreadable input. */
+  /** 0 no errors, 1 errors or too many warnings, 2 unreadable input or no tools. */
   code: 0 | 1 | 2
   stdout: string
   stderr: string
 }
 
-/** Rules a page read through the bridge cannot feed: it does not send these facts. */
-const UNKNOWN_OVER_BRIDGE = ['summary-missing'] as const
+/** Exit 2 with one line on stderr; texts from the input are escaped like the report's. */
+const unreadable = (message: string): LintRunOutcome => ({
+  code: 2,
+  stdout: '',
+  stderr: `toolmark-lint: ${escapeControls(message)}\n`,
+})
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
@@ -55,24 +64,6 @@ async function readFileManifest(file: string): Promise<{ text: string; value: un
   }
 }
 
-function formatText(source: string, report: LintReport, notChecked: readonly string[]): string {
-  const lines: string[] = []
-  for (const f of report.findings) {
-    const where = f.path ? `${f.tool} (${f.path})` : f.tool
-    lines.push(`${f.severity.padEnd(7)} ${f.rule.padEnd(26)} ${where}`)
-    lines.push(`        ${f.message}`)
-    lines.push(`        fix: ${f.fix}`)
-  }
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
-  lines.push(
-    `${source}: ${plural(report.tools, 'tool')}, ${plural(report.errors, 'error')}, ${plural(report.warnings, 'warning')}`,
-  )
-  if (notChecked.length > 0) {
-    lines.push(`not checked (the page does not send what they need): ${notChecked.join(', ')}`)
-  }
-  return `${lines.join('\n')}\n`
-}
-
 /**
  * Runs the linter as the command does: reads the manifest (a file, stdin or a live page), lints
  * it and renders the outcome. Never throws: unreadable input is exit code 2 with the fix.
@@ -84,7 +75,6 @@ export async function runLint(
   let source: string
   let manifest: unknown
   let text: string | undefined
-  let notChecked: readonly string[] = []
   try {
     if (options.listen !== undefined) {
       manifest = await readPage({
@@ -94,20 +84,12 @@ export async function runLint(
         onListening: (url) => log(`toolmark-lint: waiting for a page at ${url}`),
       })
       source = 'page'
-      notChecked = UNKNOWN_OVER_BRIDGE
     } else {
       source = options.file === '-' ? 'stdin' : options.file!
       ;({ text, value: manifest } = await readFileManifest(options.file!))
     }
   } catch (error) {
-    if (error instanceof Unreadable || error instanceof PageReadError) {
-      return { code: 2, stdout: '', stderr: `toolmark-lint: ${error.message}\n` }
-    }
-    return {
-      code: 2,
-      stdout: '',
-      stderr: `toolmark-lint: ${error instanceof Error ? error.message : String(error)}\n`,
-    }
+    return unreadable(error instanceof Error ? error.message : String(error))
   }
   let report: LintReport
   try {
@@ -118,19 +100,29 @@ export async function runLint(
       const offset = offsetOfPath(text, error.at)
       if (offset !== undefined) where = `:${lineColumn(text, offset).line}`
     }
-    return {
-      code: 2,
-      stdout: '',
-      stderr: `toolmark-lint: ${source}${where}: ${(error as Error).message}\n`,
-    }
+    return unreadable(`${source}${where}: ${(error as Error).message}`)
+  }
+  if (report.tools === 0) {
+    return unreadable(
+      source === 'page'
+        ? "the page sent no tools, so there is nothing to lint: connect once its components have mounted and registered theirs, and check that the policy shows them to the bridge's caller."
+        : `${source}: the manifest has no tools, so there is nothing to lint. Write it once the app has registered them (components register theirs when they mount), as a caller that sees them all: JSON.stringify(lintManifestOf(tm)).`,
+    )
   }
   const failed =
     report.errors > 0 ||
     (options.maxWarnings !== undefined && report.warnings > options.maxWarnings)
-  const stdout =
-    options.format === 'json'
-      ? `${JSON.stringify({ source, ...report, notChecked: [...notChecked] }, null, 2)}\n`
-      : formatText(source, report, notChecked)
+  let stdout: string
+  if (options.format === 'json') stdout = `${stringifyForTerminal({ source, ...report })}\n`
+  else if (options.format === 'sarif') {
+    const tools = (manifest as { tools: unknown[] }).tools
+    stdout = formatSarif(report, {
+      version: VERSION,
+      ...(text === undefined || options.file === '-'
+        ? {}
+        : { file: options.file, locate: findingLocator(text, tools) }),
+    })
+  } else stdout = formatText(source, report)
   return { code: failed ? 1 : 0, stdout, stderr: '' }
 }
 
