@@ -1,5 +1,5 @@
 import { StrictMode, useRef, useState } from 'react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { render } from 'vitest-browser-react'
 import { page, userEvent } from 'vitest/browser'
 import { Field, Form, Formik } from 'formik'
@@ -248,6 +248,57 @@ describe('createDomFormTools on a plain form in Chromium', () => {
       status: 'refused',
       code: 'unknown_tool',
     })
+  })
+
+  it('never writes a readonly control, nor any control once a fieldset around the form is disabled', async () => {
+    const tm = createToolmark()
+    const wrapper = document.createElement('fieldset')
+    const form = document.createElement('form')
+    form.innerHTML = `
+      <label>Name <input name="name" /></label>
+      <label>Account <input name="account" value="A-1" readonly /></label>
+      <label>Notes <textarea name="notes" readonly>Kept</textarea></label>
+      <label>Plan <select name="plan" readonly><option value="free">Free</option><option value="pro">Pro</option></select></label>
+      <label><input type="checkbox" name="terms" readonly /> Terms</label>`
+    wrapper.append(form)
+    document.body.append(wrapper)
+    onTestFinished(() => wrapper.remove())
+    createDomFormTools(tm, form, { name: 'profile', description: 'The profile form.' })
+    const heard: string[] = []
+    form.addEventListener('input', (e) => heard.push((e.target as HTMLInputElement).name))
+
+    const first = await tm.call('profile.fill', {
+      values: { name: 'Ana', account: 'A-2', notes: 'Agent', plan: 'pro', terms: true },
+      overwrite: true,
+    })
+
+    expect(first).toEqual({
+      status: 'ok',
+      data: {
+        changes: [{ path: 'name', after: 'Ana' }],
+        skipped: [
+          { path: 'account', reason: 'readonly' },
+          { path: 'notes', reason: 'readonly' },
+          { path: 'plan', reason: 'readonly' },
+          { path: 'terms', reason: 'readonly' },
+        ],
+      },
+    })
+    await expect.element(field('Name')).toHaveValue('Ana')
+    await expect.element(field('Account')).toHaveValue('A-1')
+    expect((form.elements.namedItem('notes') as HTMLTextAreaElement).value).toBe('Kept')
+    expect((form.elements.namedItem('plan') as HTMLSelectElement).value).toBe('free')
+    await expect.element(page.getByLabelText('Terms')).not.toBeChecked()
+    expect(heard).toEqual(['name'])
+
+    wrapper.disabled = true
+    const second = await tm.call('profile.fill', { values: { name: 'Bo' } })
+
+    expect(second).toEqual({
+      status: 'ok',
+      data: { changes: [], skipped: [{ path: 'name', reason: 'readonly' }] },
+    })
+    await expect.element(field('Name')).toHaveValue('Ana')
   })
 
   it('registers again when a control appears', async () => {

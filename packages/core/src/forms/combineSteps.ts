@@ -114,6 +114,16 @@ export function combineSteps(
       }
       return out
     },
+    readOnlyPaths() {
+      const out: string[] = []
+      for (const step of steps) {
+        const { adapter } = step
+        const locked = typeof adapter.readOnlyPaths === 'function' ? adapter.readOnlyPaths() : []
+        if (!Array.isArray(locked)) continue
+        for (const path of locked) if (typeof path === 'string') out.push(joinPath(step.id, path))
+      }
+      return out
+    },
     async submit(options): Promise<FormSubmitOutcome> {
       // Every step is checked, so each step's form shows its errors when the person goes there.
       const data: Record<string, unknown> = {}

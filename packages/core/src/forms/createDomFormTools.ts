@@ -50,8 +50,9 @@ const shapeOf = (controls: readonly DomControl[]) =>
  * Serves any HTML `<form>` to agents with the same tools and rules as a react-hook-form form:
  * `<name>.fill`, `<name>.submit`, `<name>.state`. The schema is read from the form's controls
  * (types, `required`, `min` / `max` / `pattern`, selects and radios as labelled choices,
- * checkboxes, file inputs); hidden, disabled and `data-tool-ignore` controls are left out;
- * values are written through the native setters with bubbling `input` / `change`, so
+ * checkboxes, file inputs); hidden, disabled and `data-tool-ignore` controls are left out, and
+ * a control that is `readonly` or disabled when a fill, undo or revert comes is never written
+ * (skipped `readonly`); values are written through the native setters with bubbling `input` / `change`, so
  * React-controlled inputs and form libraries update. Controls added or removed later register
  * the tools again. A form that carries declarative WebMCP `toolname` is left out of `webmcp()`.
  *

@@ -133,6 +133,14 @@ function writeControl(control: DomControl, value: unknown): void {
   }
 }
 
+/**
+ * Whether nobody may change a control now: it carries `readonly` (on any type, even those
+ * browsers ignore it on, such as checkboxes and selects), or it is disabled, by its own
+ * `disabled` or a `<fieldset disabled>` around it.
+ */
+const isLocked = (element: HTMLElement) =>
+  element.hasAttribute('readonly') || element.matches(':disabled')
+
 const isEmpty = (value: unknown) =>
   value === undefined ||
   value === null ||
@@ -294,6 +302,7 @@ export function createDomFormAdapter(
       }
     },
     dirtyPaths: () => [...dirty],
+    readOnlyPaths: () => controls().flatMap((c) => (c.elements.some(isLocked) ? [c.name] : [])),
     async submit({ signal }): Promise<FormSubmitOutcome> {
       const values = readDomValues(controls())
       const checked = domFormSchema(controls)['~standard'].validate(values) as {

@@ -1,6 +1,6 @@
 import type { Problem } from '../base/problem'
 import type { FormNode } from './formSchema'
-import type { FileFieldRules } from './fileValues'
+import { visibleFileName, type FileFieldRules } from './fileValues'
 
 // The rules of declared file fields: how they are checked, how `accept` is matched, how names are
 // made safe. Only the code `fileFields()` brings reaches this module.
@@ -34,19 +34,15 @@ export function accepts(accept: readonly string[], name: string, type: string): 
 }
 
 /**
- * A file name safe to show and save: no directories, no control or reserved characters, no
- * leading dots, at most 128 characters (the extension kept); `file` when nothing is left.
+ * A file name safe to show and save: no directories, no control, format (`Cf`) or reserved
+ * characters, no leading dots, at most 128 characters (the extension kept); `file` when nothing
+ * is left.
  */
 export function sanitizeFileName(raw: string): string {
   const last = raw.split(/[\\/]/).pop() ?? ''
-  let name = ''
-  for (const char of last.normalize('NFC')) {
-    const code = char.codePointAt(0)!
-    // C0, DEL and C1 controls, bidi overrides and reserved characters of common file systems.
-    if (code < 0x20 || (code >= 0x7f && code < 0xa0) || (code >= 0x202a && code <= 0x202e)) continue
-    if (code >= 0x2066 && code <= 0x2069) continue
-    name += '<>:"|?*'.includes(char) ? '_' : char
-  }
+  // The same cleaning as every name shown (`visibleFileName`), then what file systems reserve.
+  const visible = visibleFileName(last.normalize('NFC'))
+  let name = visible.replace(/[<>:"|?*]/g, '_')
   name = name.trim().replace(/^\.+/, '').trim()
   if (name.length > 128) {
     const dot = name.lastIndexOf('.')

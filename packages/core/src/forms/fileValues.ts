@@ -39,6 +39,23 @@ const nameOf = (blob: Blob): string => {
   return typeof name === 'string' ? name : ''
 }
 
+/**
+ * Characters a file name must not carry to a person, because they do not show or they change how
+ * the rest reads: controls (`Cc`) and every format character (`Cf`: bidi controls and isolates,
+ * zero-width spaces and joiners, the word joiner, the BOM, the soft hyphen, tag characters…).
+ */
+const HIDDEN_IN_NAMES = /[\p{Cc}\p{Cf}]/gu
+
+/**
+ * A file name as a person reads it: without controls and format characters; `file` when nothing
+ * is left (as `sanitizeFileName` names it). Every name shown (changes, confirmations, state,
+ * events, undo, previews) and every name a fill writes goes through it.
+ */
+export function visibleFileName(raw: string): string {
+  const name = raw.replace(HIDDEN_IN_NAMES, '')
+  return name === '' ? 'file' : name
+}
+
 /** Whether two blobs are the same file: the same object, or the same name, size, type and time. */
 export function sameFile(a: Blob, b: Blob): boolean {
   if (a === b) return true
@@ -46,9 +63,9 @@ export function sameFile(a: Blob, b: Blob): boolean {
   return a.size === b.size && a.type === b.type && nameOf(a) === nameOf(b) && time(a) === time(b)
 }
 
-/** Name, size and type of a file. */
+/** Name (as a person may read it), size and type of a file. */
 export const describeFile = (blob: Blob): FileDescription => ({
-  file: { name: nameOf(blob), size: blob.size, type: blob.type },
+  file: { name: visibleFileName(nameOf(blob)), size: blob.size, type: blob.type },
 })
 
 /**

@@ -3,6 +3,7 @@ import { invalid, ok, refuse } from '../call/results'
 import { toIssues, validateWith } from '../schema/standardSchema'
 import type { FieldChange, ResultIssue, ToolContext, ToolResult } from '../types'
 import { byPath, fieldChange, type FormContext } from './formContext'
+import { readOnlyIndex } from './readOnlyIndex'
 import type { PlannedWrite } from './formMemory'
 import { createFillInput, type FillInput, type FillWrite } from './fillInput'
 import {
@@ -124,6 +125,8 @@ export function createFillTool(form: FormContext) {
     secrets.scan()
     const current = adapter.getValues()
     const isEdited = overlapIndex(edits.editedPaths(current))
+    // Checked now, not when the tools were made: a control can turn readonly or disabled since.
+    const isReadOnly = readOnlyIndex(adapter)
     const issues: ResultIssue[] = []
     const skipped: SkippedField[] = []
     let planned: PlannedWrite[] = []
@@ -151,6 +154,11 @@ export function createFillTool(form: FormContext) {
         }
       }
       if (deepEqual(before, after) || (isNoValue(before) && isNoValue(after))) continue
+      // What the form does not let change is never written, `overwrite` or not.
+      if (isReadOnly(write.path)) {
+        skipped.push({ path: write.path, reason: 'readonly' })
+        continue
+      }
       // Appending leaves every existing item as the user left it; other writes replace.
       const userEdited = write.op !== 'append' && isEdited(write.path)
       if (userEdited && !plan.overwrite) {
@@ -175,9 +183,15 @@ export function createFillTool(form: FormContext) {
         if (counted.length > 0) return invalid(counted)
       }
       if (pending instanceof Promise) {
-        // An asynchronous schema leaves room for typing: a field that moved since is the user's.
+        // An asynchronous schema leaves room for typing: a field that moved since is the user's,
+        // and one that turned readonly since is left alone.
         const now = adapter.getValues()
+        const turnedReadOnly = readOnlyIndex(adapter)
         planned = planned.filter((p) => {
+          if (turnedReadOnly(p.write.path)) {
+            skipped.push({ path: p.write.path, reason: 'readonly' })
+            return false
+          }
           if (deepEqual(getIn(now, p.write.segments), p.before)) return true
           skipped.push({ path: p.write.path, reason: 'user_edited' })
           return false
@@ -205,6 +219,7 @@ export function createFillTool(form: FormContext) {
     secrets.scan()
     const current = adapter.getValues()
     const isEdited = overlapIndex(edits.editedPaths(current))
+    const isReadOnly = readOnlyIndex(adapter)
     const restore = new Map<string, unknown>()
     const changes: FieldChange[] = []
     const skipped: SkippedField[] = []
@@ -218,6 +233,10 @@ export function createFillTool(form: FormContext) {
       if (!deepEqual(getIn(current, p.write.segments), p.after)) {
         const reason = isEdited(path) ? 'user_edited' : 'changed'
         skipped.push({ path, reason })
+        continue
+      }
+      if (isReadOnly(path)) {
+        skipped.push({ path, reason: 'readonly' })
         continue
       }
       restore.set(path, cloneValue(p.before))

@@ -1,5 +1,6 @@
 import { reportError } from '../events/reportError'
 import type { Caller, FieldChange, Toolmark } from '../types'
+import { readOnlyIndex } from './readOnlyIndex'
 import type { EditTracker, PlannedWrite } from './formMemory'
 import { cloneValue, deepEqual, getIn, overlapIndex, splitPath } from './paths'
 import type {
@@ -243,6 +244,8 @@ function createProvenance(): InternalProvenance {
         const edited = overlapIndex(current.edits.editedPaths(values))(path)
         return { status: 'skipped', path, reason: edited ? 'user_edited' : 'changed' }
       }
+      if (readOnlyIndex(current.adapter)(path))
+        return { status: 'skipped', path, reason: 'readonly' }
       // Settled before the write, so a second revert of the same field finds nothing to do.
       origins.delete(path)
       for (const w of origin.writes) w.reverted = true

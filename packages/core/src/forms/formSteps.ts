@@ -219,6 +219,16 @@ export function splitIntoSteps(
       }
       return out
     },
+    readOnlyPaths() {
+      const locked = typeof adapter.readOnlyPaths === 'function' ? adapter.readOnlyPaths() : []
+      if (!Array.isArray(locked)) return []
+      const out: string[] = []
+      for (const path of locked) {
+        const at = typeof path === 'string' ? toView(path) : undefined
+        if (at) out.push(at)
+      }
+      return out
+    },
     async submit(options): Promise<FormSubmitOutcome> {
       const outcome = await adapter.submit(options)
       if (!outcome || outcome.ok === true) return outcome

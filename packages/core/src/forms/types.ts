@@ -60,6 +60,12 @@ export interface FormAdapter<TValues = Record<string, unknown>> {
   /** False when the form is gone from the page: fills are then refused `stale`, nothing written. */
   available?(): boolean
   /**
+   * Paths of the fields nobody may change now: for a plain HTML form, those with a control that
+   * is `readonly` or disabled (by its own `disabled` or a `<fieldset disabled>` around it). Read
+   * at every fill, undo and revert, which never write them and report them skipped `readonly`.
+   */
+  readOnlyPaths?(): readonly string[]
+  /**
    * Calls `onChange` after the form's values changed (a person typing, a reset); returns the
    * unsubscribe. Lets the form's provenance follow a person's edits as they happen; without it,
    * provenance is read afresh whenever it is asked for.
@@ -267,9 +273,11 @@ export interface SkippedField {
   path: string
   /**
    * `user_edited`: the user changed it; `changed`: it no longer holds what the fill wrote;
-   * `reverted`: a person reverted that field (`revertField`), so the fill's undo leaves it alone.
+   * `reverted`: a person reverted that field (`revertField`), so the fill's undo leaves it alone;
+   * `readonly`: the form does not let it change now (a `readonly` or disabled control), whatever
+   * `overwrite` says.
    */
-  reason: 'user_edited' | 'changed' | 'reverted'
+  reason: 'user_edited' | 'changed' | 'reverted' | 'readonly'
 }
 
 /** What `<form>.fill` and its undo return. */
@@ -322,9 +330,10 @@ export type RevertFieldOutcome =
       /**
        * `not_filled`: no agent value is recorded at this path (never written, already reverted
        * or undone); `user_edited`: the user changed it since; `changed`: something else did;
+       * `readonly`: the form does not let it change now (a `readonly` or disabled control);
        * `unavailable`: the form's tools are not registered, or writing the form failed.
        */
-      reason: 'not_filled' | 'user_edited' | 'changed' | 'unavailable'
+      reason: 'not_filled' | 'user_edited' | 'changed' | 'readonly' | 'unavailable'
     }
 
 /**

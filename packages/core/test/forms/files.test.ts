@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { createToolmark, type FilesOptions } from '../../src/index'
-import { createFormTools, fileFields, type FileFieldRules } from '../../src/forms'
+import { createFormTools, fileFields, filePreview, type FileFieldRules } from '../../src/forms'
 import { memoryForm } from './memoryForm'
 
 const ticketSchema = z.object({
@@ -48,6 +48,15 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
       'content-disposition': 'attachment; filename="../../etc/.pass|wd.png"',
     })
     res.end('png!')
+  },
+  '/hidden-name': (_req, res) => {
+    // A zero-width space, a word joiner and a right-to-left override, percent-encoded.
+    res.writeHead(200, {
+      'content-type': 'application/pdf',
+      'content-disposition':
+        "attachment; filename*=UTF-8''re%E2%80%8Bceipt%E2%81%A0%E2%80%AEfdp.pdf",
+    })
+    res.end('%PDF-')
   },
   '/redirect': (_req, res) => {
     res.writeHead(302, { location: `${origin}/receipt.pdf` })
@@ -493,6 +502,116 @@ describe('file fields: { url }, fetched from a real server', () => {
       })
     }
     expect(hits).toEqual([])
+  })
+})
+
+describe('file names shown to the person', () => {
+  // Every format character (`Cf`) and control is taken out of a name, wherever it is shown.
+  const hidden: [string, string][] = [
+    ['U+200D zero-width joiner', '\u200d'],
+    ['U+200B zero-width space', '\u200b'],
+    ['U+2060 word joiner', '\u2060'],
+    ['U+FEFF byte order mark', '\ufeff'],
+    ['U+00AD soft hyphen', '\u00ad'],
+    ['U+E0001 language tag', '\u{e0001}'],
+    ['U+E0020 tag space', '\u{e0020}'],
+    ['U+E007F cancel tag', '\u{e007f}'],
+    ['U+E0041 tag latin capital A', '\u{e0041}'],
+    ['U+202E right-to-left override', '\u202e'],
+    ['U+2066 left-to-right isolate', '\u2066'],
+    ['U+200E left-to-right mark', '\u200e'],
+    ['U+061C Arabic letter mark', '\u061c'],
+    ['U+180E Mongolian vowel separator', '\u180e'],
+    ['U+2064 invisible plus', '\u2064'],
+    ['U+FFF9 interlinear annotation anchor', '\ufff9'],
+    ['U+1D173 musical symbol begin beam', '\u{1d173}'],
+    ['U+0085 next line (a control)', '\u0085'],
+  ]
+
+  it.each(hidden)('takes %s out of the name of a file a fill attaches', async (_name, char) => {
+    const file = png(`scr${char}een${char}.png`)
+    const { tm, form } = setup({ resolve: () => file })
+
+    const result = await tm.call('ticket.fill', { values: { attachment: { ref: 'paste-1' } } })
+
+    expect(result).toEqual({
+      status: 'ok',
+      data: {
+        changes: [
+          {
+            path: 'attachment',
+            after: { file: { name: 'screen.png', size: 10, type: 'image/png' } },
+          },
+        ],
+        skipped: [],
+      },
+    })
+    // The form gets the file under the name the person was shown.
+    expect((form.values.attachment as File).name).toBe('screen.png')
+  })
+
+  it.each(hidden)(
+    'takes %s out of the name of a file the person chose, in state, confirmation and changes',
+    async (_name, char) => {
+      const { tm, form } = setup({ resolve: () => undefined })
+      form.type('attachment', png(`${char}photo${char}.png`))
+      const shown = { file: { name: 'photo.png', size: 10, type: 'image/png' } }
+
+      const state = await tm.call('ticket.state', {})
+      expect(state).toMatchObject({ data: { values: { attachment: shown } } })
+      const confirm = await tm.call('ticket.submit', {}, { caller: 'inapp' })
+      expect(confirm).toMatchObject({
+        status: 'needs_confirmation',
+        changes: [{ path: 'attachment', after: shown }],
+      })
+      const [entry] = tm.confirmations.list()
+      expect((entry.input as Record<string, unknown>).attachment).toEqual(shown)
+      expect(entry.changes).toEqual([{ path: 'attachment', after: shown }])
+    },
+  )
+
+  it('names a file "file" when nothing visible is left of its name, attached or chosen', async () => {
+    const invisible = '\u200b\u200d\u2060\ufeff\u00ad\u{e0001}\u{e0020}\u{e007f}'
+    const { tm, form } = setup({ resolve: () => png(invisible) })
+
+    const attached = await tm.call('ticket.fill', { values: { attachment: { ref: 'paste-1' } } })
+    expect(attached).toMatchObject({
+      data: { changes: [{ after: { file: { name: 'file', size: 10, type: 'image/png' } } }] },
+    })
+    expect((form.values.attachment as File).name).toBe('file')
+
+    form.type('attachment', png(invisible, 20))
+    const state = await tm.call('ticket.state', {})
+    expect(state).toMatchObject({
+      data: { values: { attachment: { file: { name: 'file', size: 20, type: 'image/png' } } } },
+    })
+  })
+
+  it('cleans the name a server gives a fetched file', async () => {
+    const { tm, form } = setup({ allowOrigins: [origin] })
+
+    const result = await tm.call('ticket.fill', {
+      values: { attachment: { url: `${origin}/hidden-name` } },
+    })
+
+    expect(result).toMatchObject({
+      status: 'ok',
+      data: { changes: [{ after: { file: { name: 'receiptfdp.pdf', type: 'application/pdf' } } }] },
+    })
+    expect((form.values.attachment as File).name).toBe('receiptfdp.pdf')
+  })
+
+  it('previews an image by the cleaned name the change shows', async () => {
+    const file = png('scr\u200deen\u2060.png')
+    const { tm } = setup({ resolve: () => file })
+
+    const result = await tm.call('ticket.fill', { values: { attachment: { ref: 'paste-1' } } })
+
+    const after = (result as { data: { changes: { after: unknown }[] } }).data.changes[0].after
+    expect(after).toEqual({ file: { name: 'screen.png', size: 10, type: 'image/png' } })
+    const preview = filePreview(after)
+    expect(preview).toBeInstanceOf(Blob)
+    expect(await preview!.arrayBuffer()).toEqual(await file.arrayBuffer())
   })
 })
 
