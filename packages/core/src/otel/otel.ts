@@ -1,5 +1,5 @@
 import { maskSensitiveNames } from '../redaction/sensitiveNames'
-import type { ConfirmEvent, Consumer, ResultEvent, ToolResult, Toolmark } from '../types'
+import type { ConfirmStatus, Consumer, ResultEvent, ToolResult, Toolmark } from '../types'
 import type {
   OtelAttributes,
   OtelCounter,
@@ -16,9 +16,10 @@ export interface OtelOptions {
   /** The app's meter, for the call counter and the duration histogram. Default: no metrics. */
   meter?: OtelMeter
   /**
-   * Puts the call's input and result on its span (`toolmark.input`, `toolmark.result`) as JSON:
-   * the input redacted as in events, the result with every secret-looking property masked, each
-   * cut to `maxLength` characters (default 1 024). Default false: payloads may hold personal
+   * Puts the call's input and result on its span (`toolmark.input`, `toolmark.result`) as JSON,
+   * both redacted the same way (the tool's `sensitive` paths, then every secret-looking name such
+   * as `password`, `token`, `apiKey` or `secret`), each cut to `maxLength` characters (default
+   * 1 024). Default false: payloads may hold personal
    * data, so they are recorded only when asked.
    */
   recordPayloads?: boolean | { maxLength?: number }
@@ -39,28 +40,31 @@ interface OpenCall {
 const ERROR = 2
 const DEFAULT_MAX_LENGTH = 1024
 
-/** How a decision ended, from its terminal event (or, failing that, from the call's result). */
+/**
+ * How a decision ended, as the span names it: the confirmation's final status, a withdrawal
+ * split by who withdrew it (access went away: `withdrawn`; the waiting call's signal:
+ * `cancelled`), an eviction read as the expiry it is to the waiting call.
+ */
 function outcomeOf(
-  type: ConfirmEvent['type'] | undefined,
+  status: Exclude<ConfirmStatus, 'pending'>,
   result: ToolResult | undefined,
 ): Outcome {
-  if (type === 'approved') return 'approved'
-  if (type === 'expired') return 'expired'
-  if (result?.status === 'refused' && result.code === 'confirmation_expired') return 'expired'
-  if (result?.status === 'cancelled') {
-    return result.by === 'operator'
-      ? 'rejected'
-      : result.by === 'policy'
-        ? 'withdrawn'
-        : 'cancelled'
+  if (status === 'evicted') return 'expired'
+  if (status === 'withdrawn') {
+    return result?.status === 'cancelled' && result.by === 'policy' ? 'withdrawn' : 'cancelled'
   }
-  return type === 'rejected' ? 'rejected' : 'approved'
+  return status
 }
 
+/**
+ * A payload as a span attribute: one redaction for inputs and results alike (whatever the tool
+ * declared sensitive is already `[redacted]`, and every secret-looking name is masked on top),
+ * as JSON cut to `maxLength` characters.
+ */
 function payload(value: unknown, maxLength: number): string {
   let text: string
   try {
-    text = JSON.stringify(value) ?? 'undefined'
+    text = JSON.stringify(maskSensitiveNames(value)) ?? 'undefined'
   } catch {
     text = '[unserializable]'
   }
@@ -138,7 +142,7 @@ export function otel(options: OtelOptions): Consumer {
       for (const [key, value] of Object.entries(attributes)) span.setAttribute(key, value)
       span.setAttribute('toolmark.duration_ms', event.durationMs)
       if (payloads) {
-        span.setAttribute('toolmark.result', payload(maskSensitiveNames(event.result), maxLength))
+        span.setAttribute('toolmark.result', payload(event.result, maxLength))
       }
       if (event.result.status === 'error') {
         span.setStatus({ code: ERROR, message: event.result.message })
@@ -173,8 +177,7 @@ export function otel(options: OtelOptions): Consumer {
       const at = Date.now()
       const state = open.get(event.callId)
       if (!state) {
-        // A run a person approved later (deferred), or a call begun before this was attached:
-        // its span is drawn from its duration.
+        // A call begun before this was attached: its span is drawn from its duration.
         const span = tracer.startSpan(`toolmark.call ${event.tool}`, {
           startTime: at - event.durationMs,
           attributes: {
@@ -188,11 +191,12 @@ export function otel(options: OtelOptions): Consumer {
       }
       if (state.confirming !== undefined) {
         // An inline confirmation announces its end just after the call's result: wait for it,
-        // so the span says how the person's decision ended. A macrotask at most.
+        // so the span says how the person's decision ended. A macrotask at most; a span whose
+        // confirmation never said (the registry was torn down) ends without an outcome.
         const timer = setTimeout(() => {
           if (open.get(event.callId) !== state) return
           open.delete(event.callId)
-          finish(state, event, at, outcomeOf(undefined, event.result))
+          finish(state, event, at, undefined)
         }, 0)
         state.held = { event, at, timer }
         return
@@ -201,9 +205,9 @@ export function otel(options: OtelOptions): Consumer {
       finish(state, event, at, undefined)
     })
 
-    const offConfirm = tm.events.on('confirm', ({ type, entry, result }) => {
+    const offConfirm = tm.events.on('confirm', ({ status, entry, result }) => {
       const state = open.get(entry.callId)
-      if (type === 'requested') {
+      if (status === 'pending') {
         state?.span.addEvent('toolmark.confirmation.requested', {
           'toolmark.confirm_id': entry.id,
           'toolmark.confirmation.mode': entry.mode,
@@ -227,7 +231,7 @@ export function otel(options: OtelOptions): Consumer {
         )
         return
       }
-      const outcome = outcomeOf(type, result)
+      const outcome = outcomeOf(status, result)
       const span = deciding.get(entry.id)
       if (span) {
         deciding.delete(entry.id)
@@ -261,12 +265,7 @@ export function otel(options: OtelOptions): Consumer {
       for (const state of open.values()) {
         if (state.held) {
           clearTimeout(state.held.timer)
-          finish(
-            state,
-            state.held.event,
-            state.held.at,
-            outcomeOf(undefined, state.held.event.result),
-          )
+          finish(state, state.held.event, state.held.at, undefined)
           continue
         }
         state.span.setAttribute('toolmark.status', 'detached')

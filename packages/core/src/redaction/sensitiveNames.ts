@@ -23,7 +23,8 @@ export function maskSensitiveNames(value: unknown, depth = 0, seen = new Set<obj
   seen.add(value)
   try {
     if (Array.isArray(value)) return value.map((v) => maskSensitiveNames(v, depth + 1, seen))
-    const out: Record<string, unknown> = {}
+    // No prototype: a `__proto__` key of parsed JSON stays a plain property of the copy.
+    const out: Record<string, unknown> = Object.create(null)
     for (const [key, v] of Object.entries(value)) {
       out[key] =
         looksSensitive(key) && v !== undefined && v !== null

@@ -166,7 +166,7 @@ describe('otel()', () => {
     expect(t.openSpans()).toEqual([])
   })
 
-  it('gives a deferred confirmation its own span, linked to the call, and traces the approved run', async () => {
+  it('gives a deferred confirmation its own span, linked to the call, ending with the approved run', async () => {
     const t = telemetry()
     const tm = createTestToolmark()
     tm.use(otel({ tracer: t.tracer }))
@@ -184,13 +184,11 @@ describe('otel()', () => {
     const confirmId = asked.status === 'needs_confirmation' ? asked.confirmId : ''
     await tm.confirmations.approve(confirmId)
 
+    // One span per call: the approved run's outcome is the decision's.
     const calls = t.spans().filter((s) => s.name === 'toolmark.call close')
     expect(
       calls.map((s) => [s.attributes['toolmark.caller'], s.attributes['toolmark.status']]),
-    ).toEqual([
-      ['inapp', 'needs_confirmation'],
-      ['human', 'ok'],
-    ])
+    ).toEqual([['inapp', 'needs_confirmation']])
     const decision = t.span('toolmark.confirmation close')
     expect(decision.attributes).toMatchObject({
       'toolmark.confirm_id': confirmId,
@@ -198,7 +196,7 @@ describe('otel()', () => {
       'toolmark.status': 'ok',
     })
     expect(decision.links[0].context.spanId).toBe(calls[0].spanContext().spanId)
-    expect(calls[1].attributes['toolmark.call_id']).toBe(calls[0].attributes['toolmark.call_id'])
+    expect(decision.attributes['toolmark.call_id']).toBe(calls[0].attributes['toolmark.call_id'])
     expect(t.openSpans()).toEqual([])
   })
 
@@ -362,6 +360,63 @@ describe('otel()', () => {
     expect(result).not.toContain('tok-123')
     expect(result).toHaveLength(81)
     expect(result.endsWith('…')).toBe(true)
+  })
+
+  it('redacts secret-looking input names as it masks them in results: one redaction for both', async () => {
+    const t = telemetry()
+    const tm = createToolmark()
+    tm.use(otel({ tracer: t.tracer, recordPayloads: true }))
+    tm.register({
+      name: 'connect',
+      description: 'Connects an integration',
+      input: z.object({
+        user: z.string(),
+        apiKey: z.string(),
+        token: z.string(),
+        password: z.string(),
+        secret: z.string(),
+        nested: z.object({ client_secret: z.string() }),
+      }),
+      run: (input) => ok({ ...input }),
+    })
+    const input = {
+      user: 'ada',
+      apiKey: 'k-1',
+      token: 't-2',
+      password: 'p-3',
+      secret: 's-4',
+      nested: { client_secret: 'c-5' },
+    }
+    await tm.call('connect', input)
+    const span = t.span('toolmark.call connect')
+    const recorded = [
+      String(span.attributes['toolmark.input']),
+      String(span.attributes['toolmark.result']),
+    ]
+    for (const text of recorded) {
+      for (const clear of ['k-1', 't-2', 'p-3', 's-4', 'c-5']) expect(text).not.toContain(clear)
+      expect(text).toContain('"user":"ada"')
+    }
+    expect(JSON.parse(recorded[0]!)).toEqual({
+      user: 'ada',
+      apiKey: '[redacted]',
+      token: '[redacted]',
+      password: '[redacted]',
+      secret: '[redacted]',
+      nested: { client_secret: '[redacted]' },
+    })
+    expect(JSON.parse(recorded[1]!).data).toEqual(JSON.parse(recorded[0]!))
+  })
+
+  it('keeps a __proto__ key of a payload a plain property, masked like any other', async () => {
+    const t = telemetry()
+    const tm = createToolmark()
+    tm.use(otel({ tracer: t.tracer, recordPayloads: true }))
+    tm.register({ name: 'echo', description: 'Echoes', run: (input) => ok(input) })
+    await tm.call('echo', JSON.parse('{"__proto__":{"token":"t-9"},"a":1}'))
+    const text = String(t.span('toolmark.call echo').attributes['toolmark.input'])
+    expect(text).toBe('{"__proto__":{"token":"[redacted]"},"a":1}')
+    expect(({} as Record<string, unknown>).token).toBeUndefined()
   })
 
   it('throws the fix in development and reports consumer_threw in production for a bad tracer', () => {
