@@ -43,10 +43,11 @@ const FORMS = [
   'the forms code',
 ]
 const THEME = [/@toolmark\/react\/dist\/theme\//, 'the theme']
-// Opt-in by import: what draws questions or gives grants brings their code (enableQuestions,
-// enableGrants), and a verifier brings its WebAuthn checks (@toolmark/core/passkey).
+// Opt-in by import: a registry made with questions() or grants() brings their code, and a
+// verifier brings its WebAuthn checks (@toolmark/core/passkey).
 const QUESTIONS = [/@toolmark\/core\/dist\/confirmations\/question\.js$/, 'the question code']
-// The dialog's question form comes with `questions={questionForm}` from @toolmark/react.
+// The dialog's question form comes with `questions({ form: questionForm })`, questionForm from
+// @toolmark/react.
 const QUESTION_FORM = [
   /@toolmark\/react\/dist\/confirm-dialog\/(ConfirmDialogQuestion|questionFields|questionForm)\.js$/,
   "the dialog's question form",
@@ -101,14 +102,14 @@ export { ToolProvider, useTool } from '@toolmark/react'`,
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'`,
     // A form without steps, lookups or file fields: formSteps(), optionLookups() and fileFields()
-    // bring that code. A dialog on a registry that neither asks nor grants: enableQuestions() and
-    // enableGrants() bring that code, and questionForm the dialog's question form.
+    // bring that code. A dialog on a registry that neither asks nor grants: questions() and
+    // grants() bring that code, and questionForm the dialog's question form.
     forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, QUESTION_FORM, GRANTS],
   },
   {
     id: 'asks-grants',
-    label: 'typical, enableQuestions + enableGrants, a dialog with questionForm',
-    code: `export { createToolmark, ok, enableQuestions, enableGrants } from '@toolmark/core'
+    label: 'typical, a registry with questions({ form: questionForm }) + grants()',
+    code: `export { createToolmark, ok, questions, grants } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog, questionForm } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'`,
     forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES],
@@ -174,7 +175,7 @@ const FLOORS = [
   {
     of: 'provider-useTool',
     without: 'any confirmation code (the flow, one confirmation, the store)',
-    stub: /@toolmark\/core\/dist\/confirmations\/(confirmFlow|confirmation|confirmationStore)\.js$/,
+    stub: /@toolmark\/core\/dist\/confirmations\/(confirmFlow|confirmation|confirmationStore|inRunAsks|prepareConfirmation|verifyApproval)\.js$/,
   },
   {
     of: 'typical',
