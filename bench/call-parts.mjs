@@ -42,7 +42,7 @@ const noChecks = replaceFunction(
   'call(name, input, callOptions)',
   `\t\tconst record = internals.tools.get(name);
 \t\tconst caller = callOptions?.caller ?? "inapp";
-\t\tconst current = new Call(internals, record, caller, caller, void 0, void 0);
+\t\tconst current = new Call(internals, record, caller, void 0, void 0);
 \t\treturn hop(current, validateInput(internals, record, input, current));`,
 )
 const runOnly = replaceFunction(

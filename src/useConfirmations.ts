@@ -51,7 +51,7 @@ export interface UseConfirmationsResult {
   /** Denies the entries named, in queue order; each call ends `cancelled operator`. */
   rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
   /**
-   * The grants people gave (`approve(id, { grant })`, on a registry with `enableGrants(tm)`),
+   * The grants people gave (`approve(id, { grant })`, on a registry made with `grants()`),
    * oldest first: later calls they cover run without asking. The same array until one is made,
    * used, revoked or ends.
    */
@@ -68,9 +68,9 @@ const getServerGrants = () => NO_GRANTS
 /**
  * The registry's pending confirmations, for building your own approval UI (`<ConfirmDialog>` is
  * built on it). Mounting it attaches a presenter, so inline callers may use confirmable tools.
- * Questions (`ctx.ask`) and grants are there once the registry enables them: call
- * `enableQuestions(tm)` and `enableGrants(tm)` from `@toolmark/core` where you create it, so an
- * app that never asks or grants does not bundle that code.
+ * Questions (`ctx.ask`) and grants are there when the registry has them:
+ * `createToolmark({ confirm: { questions: questions(), grants: grants() } })` from
+ * `@toolmark/core`, so an app that never asks or grants does not bundle that code.
  *
  * @example
  * ```tsx

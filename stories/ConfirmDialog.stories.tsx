@@ -3,7 +3,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite'
 import { Controls, Description, Markdown, Primary, Title } from '@storybook/addon-docs/blocks'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { z } from 'zod'
-import { createToolmark, enableQuestions, errorResult, invalid, ok } from '@toolmark/core'
+import { createToolmark, errorResult, invalid, ok, questions } from '@toolmark/core'
 import type { ConfirmEvent, QuestionAnswer, Toolmark } from '@toolmark/core'
 import {
   ConfirmDialog,
@@ -284,7 +284,7 @@ type StoryArgs = ConfirmDialogProps & {
   failure?: string
   /** A short confirmation expiry for the registry. */
   expiryMs?: number
-  /** Gives the dialog `questions={questionForm}`, the form questions are answered with. */
+  /** Gives the registry `questions({ form: questionForm })`, the form questions are answered with. */
   asks?: boolean
 }
 
@@ -301,14 +301,16 @@ const meta = {
     (context) => ({
       tm: createToolmark({
         limits: context.args.expiryMs ? { confirmationExpiryMs: context.args.expiryMs } : {},
+        // Runs may ask; the form comes with the registry where the story's app asks.
+        confirm: { questions: questions(context.args.asks ? { form: questionForm } : {}) },
       }),
     }),
   ],
-  render: ({ failure, expiryMs: _expiryMs, asks, ...props }, { loaded }) => (
+  render: ({ failure, expiryMs: _expiryMs, asks: _asks, ...props }, { loaded }) => (
     <StrictMode>
       <ToolProvider toolmark={loaded.tm as Toolmark}>
         <HelpDesk failure={failure} />
-        <ConfirmDialog {...props} questions={asks ? questionForm : undefined} />
+        <ConfirmDialog {...props} />
       </ToolProvider>
     </StrictMode>
   ),
@@ -776,10 +778,9 @@ const printer = z.object({
  * what the run heard.
  */
 async function askAboutPrinter(tm: Toolmark) {
-  // The registry lets runs ask (enableQuestions, called where an app creates it), and a question
+  // The registry lets runs ask (`questions()`, given where an app creates it), and a question
   // needs someone who can see it: wait for the dialog to be mounted, or `ctx.ask` answers
   // `no_presenter` at once.
-  enableQuestions(tm)
   await waitFor(() => expect(tm.confirmations.hasPresenter()).toBe(true))
   let heard!: (answer: QuestionAnswer) => void
   const answer = new Promise<QuestionAnswer>((resolve) => (heard = resolve))
@@ -877,9 +878,9 @@ export const QuestionAnswered: Story = {
 }
 
 /**
- * A dialog without `questions={questionForm}`: the question's prompt, a line saying it cannot be
- * answered here, and Decline only (focused). The app that asks passes the form; one that never
- * asks does not bundle it.
+ * A registry whose `questions()` came without a form: the question's prompt, a line saying it
+ * cannot be answered here, and Decline only (focused). The app that asks gives
+ * `questions({ form: questionForm })`; one that never asks does not bundle the form.
  */
 export const QuestionWithoutForm: Story = {
   play: async ({ canvasElement, loaded }) => {

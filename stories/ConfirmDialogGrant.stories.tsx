@@ -2,7 +2,7 @@ import { StrictMode, useState } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { z } from 'zod'
-import { createToolmark, enableGrants, ok } from '@toolmark/core'
+import { createToolmark, grants, ok } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import {
   ConfirmDialog,
@@ -70,15 +70,8 @@ const meta = {
   title: 'ConfirmDialog/Grant',
   component: ConfirmDialog,
   parameters: { layout: 'padded', docs: { story: { inline: false, iframeHeight: 500 } } },
-  args: { offerGrants: true },
-  // The registry makes grants (enableGrants), so the dialog can offer them.
-  loaders: [
-    () => {
-      const tm = createToolmark()
-      enableGrants(tm)
-      return { tm }
-    },
-  ],
+  // The registry makes grants (`grants()`), so the dialog offers them.
+  loaders: [() => ({ tm: createToolmark({ confirm: { grants: grants() } }) })],
   render: (props, { loaded }) => (
     <StrictMode>
       <ToolProvider toolmark={loaded.tm as Toolmark}>
@@ -93,7 +86,7 @@ const meta = {
 export default meta
 type Story = StoryObj<typeof meta>
 
-/** With `offerGrants`, a request the ceilings allow offers "Allow once" and "Allow for this session". */
+/** On a registry that makes grants, a request the ceilings allow offers "Allow once" and "Allow for this session". */
 export const Offered: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark

@@ -815,6 +815,46 @@ describe('ConfirmDialog', () => {
     expect(run).not.toHaveBeenCalled()
   })
 
+  it("shows the hidden characters of a file's name as marks when a tool's input looks like a file", async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'files.share',
+      title: 'Share a file',
+      description: 'Shares a file with a person',
+      hints: { consequential: true },
+      input: z.object({
+        attachment: z.object({
+          file: z.object({ name: z.string(), size: z.number(), type: z.string() }),
+        }),
+      }),
+      run: () => ok(true),
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    // Not made by the forms: an agent wrote this description, name and type included.
+    const name = 'invoice\u202efdp.exe\u200b'
+    await act(() =>
+      tm.call(
+        'files.share',
+        { attachment: { file: { name, size: 2048, type: 'application/\u2060pdf' } } },
+        { caller: 'inapp' },
+      ),
+    )
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Share a file' })
+    const table = within(dialog).getByRole('table', { name: 'Values' })
+    const row = within(table).getByRole('row', { name: /Attachment/ })
+    expect(row).toHaveTextContent('invoice⟦RLO⟧fdp.exe⟦ZWSP⟧ (2 KB, application/⟦WJ⟧pdf)')
+    expect(row.textContent).not.toMatch(/[\u202e\u200b\u2060]/)
+    expect(within(row).getByTitle('Hidden character U+202E')).toBeInTheDocument()
+  })
+
   it('names input values by the entry labels and reads lists and nested arrays', async () => {
     const tm = createToolmark()
     tm.register({

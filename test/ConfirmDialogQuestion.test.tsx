@@ -3,15 +3,17 @@ import { vi } from 'vitest'
 import { act, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { z } from 'zod'
-import { createToolmark, enableQuestions, ok } from '@toolmark/core'
+import { createToolmark, ok, questions, type ToolmarkOptions } from '@toolmark/core'
 import type { JsonSchema, QuestionAnswer, StandardSchemaV1, Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, questionForm, useConfirmations } from '@toolmark/react'
 
-/** A registry whose runs may ask, as an app that asks creates it. */
-const enabled = (tm: Toolmark) => {
-  enableQuestions(tm)
-  return tm
-}
+/** A registry whose runs may ask, with the form its dialogs draw, as an app that asks creates it. */
+const asking = (options: ToolmarkOptions = {}) =>
+  createToolmark({ ...options, confirm: { questions: questions({ form: questionForm }) } })
+
+/** A registry whose runs may ask, given no form. */
+const askingBare = (options: ToolmarkOptions = {}) =>
+  createToolmark({ ...options, confirm: { questions: questions() } })
 
 const printer = z.object({
   floor: z.number().int().min(0).meta({ title: 'Floor' }),
@@ -40,7 +42,7 @@ function renderDialog(tm: Toolmark) {
   return render(
     <StrictMode>
       <ToolProvider toolmark={tm}>
-        <ConfirmDialog questions={questionForm} />
+        <ConfirmDialog />
       </ToolProvider>
     </StrictMode>,
   )
@@ -49,7 +51,7 @@ function renderDialog(tm: Toolmark) {
 // user-event drives a whole form per test: slow on a busy machine, so more time than the default.
 describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   it('draws the question as a labelled form and answers with typed values', async () => {
-    const tm = enabled(createToolmark())
+    const tm = asking()
     const answers = registerAsking(tm)
     renderDialog(tm)
     const user = userEvent.setup({ delay: null })
@@ -84,7 +86,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   })
 
   it('shows an invalid answer’s issues beside their fields and keeps the question', async () => {
-    const tm = enabled(createToolmark())
+    const tm = asking()
     const answers = registerAsking(tm)
     renderDialog(tm)
     const user = userEvent.setup({ delay: null })
@@ -114,7 +116,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   })
 
   it('declines with the Decline button, and with Escape', async () => {
-    const tm = enabled(createToolmark())
+    const tm = asking()
     const answers = registerAsking(tm, { type: 'string', title: 'Printer name' })
     renderDialog(tm)
     const user = userEvent.setup({ delay: null })
@@ -142,7 +144,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   })
 
   it('labels a single value "Your answer" and submits it with Enter', async () => {
-    const tm = enabled(createToolmark())
+    const tm = asking()
     const answers = registerAsking(tm, z.string().min(2))
     renderDialog(tm)
     const user = userEvent.setup({ delay: null })
@@ -160,7 +162,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
   it('shows that a question expired instead of taking a late answer', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true })
     try {
-      const tm = enabled(createToolmark({ limits: { confirmationExpiryMs: 2_000 } }))
+      const tm = asking({ limits: { confirmationExpiryMs: 2_000 } })
       const answers = registerAsking(tm, { type: 'string' })
       renderDialog(tm)
       await act(async () => {
@@ -181,7 +183,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
 
 describe('ConfirmDialog with a question and a review list', { timeout: 20_000 }, () => {
   it('asks a question on its own, ahead of its caller’s review list, then shows the list', async () => {
-    const tm = enabled(createToolmark())
+    const tm = asking()
     const answers = registerAsking(tm, { enum: ['low', 'high'] })
     const reopened: number[] = []
     tm.register({
@@ -226,7 +228,7 @@ describe('ConfirmDialog with a question and a review list', { timeout: 20_000 },
 
 describe('ConfirmDialog while an approval runs', { timeout: 20_000 }, () => {
   it('shows a question the approved run asks, and the run finishes once it is answered', async () => {
-    const tm = enabled(createToolmark())
+    const tm = asking()
     const heard: QuestionAnswer[] = []
     tm.register({
       name: 'tickets.escalate',
@@ -263,7 +265,7 @@ describe('ConfirmDialog while an approval runs', { timeout: 20_000 }, () => {
   })
 
   it('shows a question that holds the scope an approved call waits for, and Decline frees both', async () => {
-    const tm = enabled(createToolmark())
+    const tm = asking()
     const closed: number[] = []
     tm.register({
       name: 't.close',
@@ -304,7 +306,7 @@ describe('ConfirmDialog while an approval runs', { timeout: 20_000 }, () => {
   })
 
   it('shows a ctx.confirm the approved run asks, and Escape denies only that', async () => {
-    const tm = enabled(createToolmark())
+    const tm = asking()
     tm.register({
       name: 'tickets.merge',
       title: 'Merge tickets',
@@ -336,7 +338,7 @@ describe('ConfirmDialog while an approval runs', { timeout: 20_000 }, () => {
 
 describe('useConfirmations().answer', () => {
   it('answers a question from a custom UI and reports invalid answers', async () => {
-    const tm = enabled(createToolmark())
+    const tm = asking()
     const answers = registerAsking(tm, { enum: ['low', 'high'] })
     const { result } = renderHook(() => useConfirmations(), {
       wrapper: ({ children }) => <ToolProvider toolmark={tm}>{children}</ToolProvider>,
@@ -360,7 +362,7 @@ describe('useConfirmations().answer', () => {
   })
 })
 
-describe('<ConfirmDialog> without questions={questionForm}', () => {
+describe('<ConfirmDialog> on a registry whose questions() came without a form', () => {
   const bare = (tm: Toolmark, props: Record<string, unknown> = {}) =>
     render(
       <StrictMode>
@@ -373,7 +375,7 @@ describe('<ConfirmDialog> without questions={questionForm}', () => {
   it('shows the prompt with Decline only, warns once in development, and declines', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     try {
-      const tm = enabled(createToolmark())
+      const tm = askingBare()
       const answers = registerAsking(tm)
       bare(tm)
       expect(warn).not.toHaveBeenCalled()
@@ -389,7 +391,7 @@ describe('<ConfirmDialog> without questions={questionForm}', () => {
       expect(buttons.map((b) => b.textContent)).toEqual(['Decline'])
       expect(buttons[0]).toHaveFocus()
       expect(warn).toHaveBeenCalledTimes(1)
-      expect(String(warn.mock.calls[0][0])).toContain('questions={questionForm}')
+      expect(String(warn.mock.calls[0][0])).toContain('questions({ form: questionForm })')
 
       await user.click(buttons[0])
       expect(answers).toEqual([{ answered: false, reason: 'declined' }])
@@ -405,6 +407,23 @@ describe('<ConfirmDialog> without questions={questionForm}', () => {
     } finally {
       warn.mockRestore()
     }
+  })
+
+  it('draws with questions={questionForm} passed to the dialog, for a registry made without a form', async () => {
+    const tm = askingBare()
+    const answers = registerAsking(tm, z.enum(['low', 'high']))
+    bare(tm, { questions: questionForm })
+    await act(async () => {
+      void tm.call('tickets.file', {}, { caller: 'webmcp' })
+    })
+    const dialog = screen.getByRole('alertdialog', { name: 'File ticket' })
+    expect(
+      within(dialog)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Decline', 'Answer'])
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Decline' }))
+    await waitFor(() => expect(answers).toEqual([{ answered: false, reason: 'declined' }]))
   })
 
   it('still shows approvals as before: only questions need the form', async () => {
@@ -428,7 +447,7 @@ describe('<ConfirmDialog> without questions={questionForm}', () => {
   it('refuses anything but questionForm: development throws naming it, production reports invalid_options and declines only', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
-      const dev = enabled(createToolmark())
+      const dev = askingBare()
       expect(() => bare(dev, { questions: { Form: () => null } })).toThrow(
         /questions> takes questionForm from @toolmark\/react/,
       )
@@ -436,7 +455,7 @@ describe('<ConfirmDialog> without questions={questionForm}', () => {
       error.mockRestore()
     }
 
-    const tm = enabled(createToolmark({ dev: false }))
+    const tm = askingBare({ dev: false })
     const events: { code: string; message: string }[] = []
     tm.events.on('error', (event) => events.push(event))
     const answers = registerAsking(tm)

@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { z } from 'zod'
 import { HttpAgent } from '@ag-ui/client'
-import { createToolmark, enableQuestions, ok } from '@toolmark/core'
+import { createToolmark, ok, questions } from '@toolmark/core'
 import type { JsonSchema, QuestionAnswer, Toolmark } from '@toolmark/core'
 import { AG_UI_QUESTION_REASON, createAgUiSession } from '@toolmark/core/ag-ui'
 import type { AgUiInterrupt, AgUiTurnOutcome } from '@toolmark/core/ag-ui'
@@ -33,10 +33,11 @@ function toolResultsSeen(model: ReturnType<typeof scriptedModel>, request: numbe
  * A registry with `tickets.file`, whose run asks which floor the ticket is on (`times` times),
  * and a read-only `tickets.find`; `runs` counts the runs, `heard` what each ask resolved with.
  */
-function ticketTools(options: { expiryMs?: number; times?: number } = {}) {
+function ticketTools(options: { expiryMs?: number; times?: number; asks?: boolean } = {}) {
   const tm: Toolmark = createToolmark({
     dev: true,
     ...(options.expiryMs ? { limits: { confirmationExpiryMs: options.expiryMs } } : {}),
+    ...(options.asks ? { confirm: { questions: questions() } } : {}),
   })
   const runs = { file: 0, find: 0, book: 0 }
   const heard: [string, QuestionAnswer][] = []
@@ -516,13 +517,12 @@ describe('AG-UI interrupts for questions (ctx.ask)', () => {
   })
 
   it('inline mode leaves questions to the dialog: the call waits and the agent gets the final result', async () => {
-    const { tm, heard } = ticketTools()
+    // The registry asks (`questions()`), and a presenter of the test's own stands in for the dialog.
+    const { tm, heard } = ticketTools({ asks: true })
     const { model, agent } = agentFor([
       [{ toolName: 'tickets__file', input: { id: 'T-1' } }],
       'Filed.',
     ])
-    // A presenter of the test's own, standing in for the dialog, which would bring the question code.
-    enableQuestions(tm)
     const detach = tm.confirmations.attachPresenter()
     const session = createAgUiSession(tm, { agent })
 

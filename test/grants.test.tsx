@@ -2,16 +2,13 @@ import { StrictMode } from 'react'
 import { vi } from 'vitest'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { z } from 'zod'
-import { createToolmark, enableGrants, ok } from '@toolmark/core'
+import { createToolmark, enableGrants, grants, ok } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useConfirmations } from '@toolmark/react'
 import { ToolmarkDevtools } from '@toolmark/react/devtools'
 
 /** A registry that makes grants, as an app that offers them creates it. */
-const enabled = (tm: Toolmark) => {
-  enableGrants(tm)
-  return tm
-}
+const granting = () => createToolmark({ confirm: { grants: grants() } })
 
 function registerClose(tm: Toolmark, extra: Record<string, unknown> = {}) {
   const runs: number[] = []
@@ -31,7 +28,7 @@ function registerClose(tm: Toolmark, extra: Record<string, unknown> = {}) {
   return runs
 }
 
-const renderDialog = (tm: Toolmark, offerGrants = true) =>
+const renderDialog = (tm: Toolmark, offerGrants?: boolean) =>
   render(
     <StrictMode>
       <ToolProvider toolmark={tm}>
@@ -42,7 +39,7 @@ const renderDialog = (tm: Toolmark, offerGrants = true) =>
 
 describe('grants in ConfirmDialog', () => {
   it('offers Allow once and Allow for this session, with focus on Deny', async () => {
-    const tm = enabled(createToolmark())
+    const tm = granting()
     registerClose(tm)
     renderDialog(tm)
     await act(() => tm.call('tickets.close', { id: 3 }))
@@ -55,13 +52,12 @@ describe('grants in ConfirmDialog', () => {
     expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
   })
 
-  it('offers no grant on a registry without enableGrants, and development says why', async () => {
+  it('offers no grant on a registry made without grants(), with nothing to warn about', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     try {
       const tm = createToolmark()
       const runs = registerClose(tm)
       renderDialog(tm)
-      expect(warn).not.toHaveBeenCalled() // said when a request is shown, not on mount
       await act(() => tm.call('tickets.close', { id: 3 }))
 
       const dialog = screen.getByRole('alertdialog', { name: 'Close ticket' })
@@ -69,21 +65,18 @@ describe('grants in ConfirmDialog', () => {
         .getAllByRole('button')
         .map((b) => b.textContent)
       expect(buttons).toEqual(['Deny', 'Approve'])
-      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/offerGrants.*enableGrants\(tm\)/))
+      expect(warn).not.toHaveBeenCalled()
       await act(async () => {
         fireEvent.click(within(dialog).getByRole('button', { name: 'Approve' }))
       })
       expect(runs).toEqual([3])
       expect(tm.confirmations.grants()).toEqual([])
-      // Said once per dialog, however many requests follow.
-      await act(() => tm.call('tickets.close', { id: 4 }))
-      expect(warn).toHaveBeenCalledTimes(1)
     } finally {
       warn.mockRestore()
     }
   })
 
-  it('offers grants on a registry that enables them after the dialog mounted, without a warning', async () => {
+  it('offers grants on a registry lent them after the dialog mounted (the deprecated enableGrants)', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     try {
       const tm = createToolmark()
@@ -93,14 +86,16 @@ describe('grants in ConfirmDialog', () => {
       await act(() => tm.call('tickets.close', { id: 3 }))
       const dialog = screen.getByRole('alertdialog', { name: 'Close ticket' })
       expect(within(dialog).getByRole('button', { name: 'Allow for this session' })).toBeVisible()
-      expect(warn).not.toHaveBeenCalledWith(expect.stringMatching(/offerGrants/))
+      expect(warn.mock.calls.map(([m]) => String(m))).toEqual([
+        expect.stringMatching(/enableGrants\(tm\) is deprecated/),
+      ])
     } finally {
       warn.mockRestore()
     }
   })
 
   it('Allow for this session approves and lets later calls of the tool run without asking', async () => {
-    const tm = enabled(createToolmark())
+    const tm = granting()
     const runs = registerClose(tm)
     renderDialog(tm)
     await act(() => tm.call('tickets.close', { id: 3 }))
@@ -124,7 +119,7 @@ describe('grants in ConfirmDialog', () => {
   })
 
   it('Allow once approves this call only', async () => {
-    const tm = enabled(createToolmark())
+    const tm = granting()
     const runs = registerClose(tm)
     renderDialog(tm)
     await act(() => tm.call('tickets.close', { id: 3 }))
@@ -137,8 +132,8 @@ describe('grants in ConfirmDialog', () => {
     expect(screen.getByRole('alertdialog')).toHaveAccessibleDescription('Close ticket #4')
   })
 
-  it('offers no grant without offerGrants, for a destructive tool, or for a tool with grant: false', async () => {
-    const plain = enabled(createToolmark())
+  it('offers no grant with offerGrants={false}, for a destructive tool, or for a tool with grant: false', async () => {
+    const plain = granting()
     registerClose(plain)
     const { unmount } = renderDialog(plain, false)
     await act(() => plain.call('tickets.close', { id: 1 }))
@@ -146,7 +141,7 @@ describe('grants in ConfirmDialog', () => {
     expect(screen.queryByRole('button', { name: 'Allow for this session' })).toBeNull()
     unmount()
 
-    const destructive = enabled(createToolmark())
+    const destructive = granting()
     registerClose(destructive, { hints: { destructive: true } })
     const second = renderDialog(destructive)
     await act(() => destructive.call('tickets.close', { id: 1 }))
@@ -154,7 +149,7 @@ describe('grants in ConfirmDialog', () => {
     expect(screen.queryByRole('button', { name: 'Allow for this session' })).toBeNull()
     second.unmount()
 
-    const refusing = enabled(createToolmark())
+    const refusing = granting()
     registerClose(refusing, { grant: false })
     renderDialog(refusing)
     await act(() => refusing.call('tickets.close', { id: 1 }))
@@ -163,13 +158,12 @@ describe('grants in ConfirmDialog', () => {
   })
 
   it('gives renderActions allowForSession only where a grant is allowed', async () => {
-    const tm = enabled(createToolmark())
+    const tm = granting()
     registerClose(tm)
     const seen: boolean[] = []
     render(
       <ToolProvider toolmark={tm}>
         <ConfirmDialog
-          offerGrants
           renderActions={(actions) => {
             seen.push(actions.allowForSession !== undefined)
             return (
@@ -197,7 +191,7 @@ describe('grants in ConfirmDialog', () => {
 
 describe('grants in useConfirmations', () => {
   it('lists grants, re-renders when one is used or revoked, and revokes', async () => {
-    const tm = enabled(createToolmark())
+    const tm = granting()
     registerClose(tm)
     let revoke!: (id: string) => boolean
     function Grants() {
@@ -237,7 +231,7 @@ describe('grants in useConfirmations', () => {
 
 describe('grants in the devtools', () => {
   it('lists grants with Revoke, and shows granted calls in the activity log', async () => {
-    const tm = enabled(createToolmark())
+    const tm = granting()
     registerClose(tm)
     render(
       <StrictMode>

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react'
 import { act, fireEvent, render, screen } from '@testing-library/react'
 import { z } from 'zod'
-import { createToolmark, enableGrants, enableQuestions, ok } from '@toolmark/core'
+import { createToolmark, grants, ok, questions } from '@toolmark/core'
 import type { ToolResult } from '@toolmark/core'
 import { ToolProvider, useConfirmations } from '@toolmark/react'
 
@@ -265,7 +265,7 @@ describe('useConfirmations answers what the registry enables', () => {
     )
   }
 
-  it('brings no grant code of its own: without enableGrants an approval with a grant is refused and nothing runs', async () => {
+  it('brings no grant code of its own: without grants() an approval with a grant is refused and nothing runs', async () => {
     const tm = createToolmark()
     const closed: number[] = []
     registerClose(tm, closed)
@@ -282,15 +282,14 @@ describe('useConfirmations answers what the registry enables', () => {
       tm.confirmations.approve(entry.id, { grant: { for: 'session' } }),
     )
     expect(answered).toMatchObject({ status: 'refused', code: 'grant_not_allowed' })
-    expect((answered as { message: string }).message).toMatch(/enableGrants\(tm\)/)
+    expect((answered as { message: string }).message).toMatch(/grants: grants\(\)/)
     expect(closed).toEqual([])
     expect(tm.confirmations.list()).toHaveLength(1)
     expect(tm.confirmations.grants()).toEqual([])
   })
 
-  it('gives grants on a registry with enableGrants, even as a list that is not the presenter', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+  it('gives grants on a registry made with grants(), even as a list that is not the presenter', async () => {
+    const tm = createToolmark({ confirm: { grants: grants() } })
     const closed: number[] = []
     registerClose(tm, closed)
     render(
@@ -309,9 +308,8 @@ describe('useConfirmations answers what the registry enables', () => {
     })
   })
 
-  it('lets runs ask questions while it presents, on a registry with enableQuestions', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+  it('lets runs ask questions while it presents, on a registry made with questions()', async () => {
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.register({
       name: 'tickets.file',
       description: 'Files a ticket',

@@ -11,7 +11,7 @@ import {
   type SyntheticEvent,
 } from 'react'
 import { reportError, type FieldChange, type Toolmark } from '@toolmark/core'
-import { grantsEnabled } from '@toolmark/core/observers'
+import { questionFormOf } from '@toolmark/core/observers'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { resolveLabels, type ConfirmDialogLabelsInput } from './confirmDialogLabels'
 import { ROOT_ATTRIBUTE } from './rootAttribute'
@@ -77,9 +77,10 @@ export interface ConfirmDialogProps extends Omit<
    */
   renderActions?: (actions: ConfirmDialogActions) => ReactNode
   /**
-   * The form questions (`ctx.ask`) are answered with: pass `questionForm` from `@toolmark/react`
-   * when your tools ask (the registry must also call `enableQuestions(tm)`). Without it a
-   * question shows its prompt with Decline only, and development warns. Default: none, so an app
+   * The form questions (`ctx.ask`) are answered with. Default: the one the registry was given,
+   * `createToolmark({ confirm: { questions: questions({ form: questionForm }) } })`, so the dialog
+   * needs nothing of its own; pass `questionForm` here only for a registry made without it.
+   * Without a form a question shows its prompt with Decline only, and development warns; an app
    * that never asks does not bundle the form.
    */
   questions?: QuestionForm
@@ -91,12 +92,12 @@ export interface ConfirmDialogProps extends Omit<
    */
   onStop?: () => void
   /**
-   * Offers "Allow for this session" beside "Allow once" on requests whose tool a person may grant
-   * (`entry.grantable`: never destructive or verified tools, and as the tool's `grant` and
-   * `policy[caller].grants` allow). Later calls of that tool by that caller then run without
-   * asking until the page reloads or the grant is revoked. The registry must make grants: call
-   * `enableGrants(tm)` from `@toolmark/core` where you create it (without it nothing is
-   * grantable, and development warns). Default `false`: each call asks.
+   * Whether "Allow for this session" shows beside "Allow once" on requests whose tool a person
+   * may grant (`entry.grantable`: never destructive or verified tools, and as the tool's `grant`
+   * and `policy[caller].grants` allow). Later calls of that tool by that caller then run without
+   * asking until the page reloads or the grant is revoked. Default: what the registry says — it
+   * offers grants when it was made with `createToolmark({ confirm: { grants: grants() } })`, and
+   * a registry without them has nothing grantable. `false` keeps each call asking here.
    */
   offerGrants?: boolean
   /**
@@ -131,7 +132,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       renderChanges,
       renderActions,
       onStop,
-      offerGrants = false,
+      offerGrants = true,
       questions,
       returnFocus,
       onCancel,
@@ -143,18 +144,11 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
     const tm = useResolvedToolmark(toolmark, '<ConfirmDialog>')
     const dialog = useConfirmDialog(tm)
     const { entry, current, outcomes, answering } = dialog
-    // Read when a request is shown, not on mount: a registry may enable grants after the dialog
-    // mounted. Said once per dialog.
-    const warnedNoGrants = useRef(false)
-    useEffect(() => {
-      if (!offerGrants || !entry || !tm.dev || warnedNoGrants.current || grantsEnabled(tm)) return
-      warnedNoGrants.current = true
-      console.warn(
-        '[toolmark] <ConfirmDialog offerGrants>: this registry makes no grants, so none is offered. Call enableGrants(tm) from @toolmark/core where you create it.',
-      )
-    }, [tm, offerGrants, entry])
-    const question = questionFormParts(questions)
-    const badQuestions = questions !== undefined && !question
+    // The registry's own form unless one is passed; read at render (a registry lent questions
+    // after the dialog mounted is read at its next request).
+    const form = questions ?? questionFormOf(tm)
+    const question = questionFormParts(form)
+    const badQuestions = form !== undefined && !question
     if (badQuestions && tm.dev) throw new Error(`[toolmark] ${BAD_QUESTIONS}`)
     // Reported once per dialog and registry (effects run twice under StrictMode).
     const reportedBadQuestions = useRef<Toolmark>(undefined)
@@ -168,7 +162,7 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
       if (question || !entry?.question || !tm.dev || warnedNoForm.current) return
       warnedNoForm.current = true
       console.warn(
-        '[toolmark] <ConfirmDialog>: a tool asked a question (ctx.ask) and this dialog has no form to answer it with, so the person can only decline. Pass questions={questionForm} from @toolmark/react.',
+        '[toolmark] <ConfirmDialog>: a tool asked a question (ctx.ask) and there is no form to answer it with, so the person can only decline. Create the registry with createToolmark({ confirm: { questions: questions({ form: questionForm }) } }), questionForm from @toolmark/react.',
       )
     }, [tm, question, entry])
     const labels = resolveLabels(labelsInput)

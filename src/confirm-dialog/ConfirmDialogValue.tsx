@@ -90,7 +90,11 @@ const sizeOf = (bytes: number) =>
       ? `${Number((bytes / 1024).toFixed(1))} KB`
       : `${Number((bytes / 1024 / 1024).toFixed(1))} MB`
 
-/** A file as a person checks it: name, size and type, and a preview of an image they gave. */
+/**
+ * A file as a person checks it: name, size and type, and a preview of an image they gave. Names
+ * core describes come without hidden characters; name and type are still agent text, because any
+ * tool's input can take the shape of a file's description.
+ */
 function FileValue({ description }: { description: FileDescription }) {
   const { name, size, type } = description.file
   const [preview, setPreview] = useState<string>()
@@ -114,8 +118,13 @@ function FileValue({ description }: { description: FileDescription }) {
           style={{ display: 'block', maxInlineSize: '8rem', maxBlockSize: '6rem' }}
         />
       ) : null}
-      {name} ({sizeOf(size)}
-      {type ? `, ${type}` : ''})
+      <AgentText text={name} /> ({sizeOf(size)}
+      {type ? (
+        <>
+          , <AgentText text={type} />
+        </>
+      ) : null}
+      )
     </span>
   )
 }

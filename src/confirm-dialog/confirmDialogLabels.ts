@@ -20,7 +20,7 @@ export interface ConfirmDialogLabels {
   allowOnce: string
   /**
    * Approves and grants the caller later calls of the same tool until the page reloads, offered
-   * with `offerGrants` on requests the ceilings allow (`entry.grantable`).
+   * on requests the ceilings allow, when the registry makes grants (`entry.grantable`).
    */
   allowSession: string
   denyAll: string

@@ -3,16 +3,17 @@ import { QUESTION_FORM, type QuestionForm } from './questionFormKey'
 
 /**
  * The form a question (`ctx.ask`) is answered with in `<ConfirmDialog>`: one labelled control
- * per field of the question's schema, its issues beside them, and Decline / Answer. Pass it to
- * the dialogs of an app whose tools ask (`<ConfirmDialog questions={questionForm} />`); a dialog
- * without it shows a question's prompt with Decline only, and an app that never asks does not
- * bundle the form.
+ * per field of the question's schema, its issues beside them, and Decline / Answer. Give it to
+ * the registry of an app whose tools ask, and every `<ConfirmDialog>` of that registry draws
+ * questions with it; a registry without it shows a question's prompt with Decline only, and an
+ * app that never asks does not bundle the form.
  *
  * @example
  * ```tsx
- * import { ConfirmDialog, questionForm } from '@toolmark/react'
+ * import { createToolmark, questions } from '@toolmark/core'
+ * import { questionForm } from '@toolmark/react'
  *
- * <ConfirmDialog questions={questionForm} />
+ * const tm = createToolmark({ confirm: { questions: questions({ form: questionForm }) } })
  * ```
  */
 export const questionForm: QuestionForm = Object.freeze({

@@ -108,12 +108,13 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
     () =>
       tm.events.on('confirm', (event) => {
         if (!rowsOnScreen.current.has(event.entry.id)) return
-        const withdrawn =
-          event.type === 'rejected' &&
-          event.result?.status === 'cancelled' &&
-          event.result.by !== 'operator'
-        if (event.type !== 'expired' && !withdrawn) return
-        dispatch({ type: 'left', entry: event.entry, reason: withdrawn ? 'withdrawn' : 'expired' })
+        const { status } = event
+        if (status !== 'withdrawn' && status !== 'expired' && status !== 'evicted') return
+        dispatch({
+          type: 'left',
+          entry: event.entry,
+          reason: status === 'withdrawn' ? 'withdrawn' : 'expired',
+        })
       }),
     [tm],
   )

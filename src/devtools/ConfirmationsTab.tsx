@@ -11,6 +11,8 @@ interface Answer {
   entry: ConfirmationEntry
   action: 'Approved' | 'Denied' | 'Answered'
   result: ToolResult
+  /** Tells two answers to one entry apart (an invalid answer, then a valid one). */
+  seq: number
 }
 
 const ANSWERS_KEPT = 10
@@ -33,7 +35,9 @@ export function ConfirmationsTab({ confirmations }: { confirmations: UseConfirma
         : action === 'Answered'
           ? await answerQuestion(entry.id, value)
           : await reject(entry.id)
-    setAnswers((list) => [{ entry, action, result }, ...list].slice(0, ANSWERS_KEPT))
+    setAnswers((list) =>
+      [{ entry, action, result, seq: (list[0]?.seq ?? 0) + 1 }, ...list].slice(0, ANSWERS_KEPT),
+    )
     setBusy((ids) => {
       const next = new Set(ids)
       next.delete(entry.id)
@@ -71,8 +75,8 @@ export function ConfirmationsTab({ confirmations }: { confirmations: UseConfirma
         <section aria-label="Answered" aria-live="polite">
           <h3>Answered</h3>
           <ul data-part="list">
-            {answers.map(({ entry, action, result }) => (
-              <li key={entry.id}>
+            {answers.map(({ entry, action, result, seq }) => (
+              <li key={seq}>
                 <ResultView
                   result={result}
                   heading={

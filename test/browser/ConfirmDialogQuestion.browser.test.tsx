@@ -3,7 +3,7 @@ import { render } from 'vitest-browser-react'
 import { page, userEvent } from 'vitest/browser'
 import axe from 'axe-core'
 import { z } from 'zod'
-import { createToolmark, enableQuestions, ok } from '@toolmark/core'
+import { createToolmark, ok, questions } from '@toolmark/core'
 import type { QuestionAnswer, Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, questionForm, type ConfirmDialogProps } from '@toolmark/react'
 
@@ -19,8 +19,8 @@ const printer = z.object({
 
 /** A registry whose `tickets.file` asks which printer it is; `answers` records what it heard. */
 function setup() {
-  const tm = createToolmark()
-  enableQuestions(tm) // runs may ask (as an app that asks creates its registry)
+  // Runs may ask, as an app that asks creates its registry (the dialog here takes the form itself).
+  const tm = createToolmark({ confirm: { questions: questions() } })
   const answers: QuestionAnswer[] = []
   tm.register({
     name: 'tickets.file',

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react'
 import { render } from 'vitest-browser-react'
 import { page, userEvent } from 'vitest/browser'
-import { createToolmark, enableQuestions, ok } from '@toolmark/core'
+import { createToolmark, ok, questions } from '@toolmark/core'
 import type { QuestionAnswer } from '@toolmark/core'
 import { ToolProvider } from '@toolmark/react'
 import { ToolmarkDevtools } from '@toolmark/react/devtools'
@@ -10,8 +10,8 @@ const button = (name: string) => page.getByRole('button', { name, exact: true })
 
 describe('the devtools Confirmations tab with a question', () => {
   it('answers a question with JSON, shows an invalid answer, and never offers Approve', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm) // runs may ask (as an app that asks creates its registry)
+    // Runs may ask, as an app that asks creates its registry.
+    const tm = createToolmark({ confirm: { questions: questions() } })
     const answers: QuestionAnswer[] = []
     tm.register({
       name: 'notes.tag',

@@ -3,14 +3,14 @@ import { render } from 'vitest-browser-react'
 import { page, userEvent } from 'vitest/browser'
 import axe from 'axe-core'
 import { z } from 'zod'
-import { createToolmark, enableGrants, ok } from '@toolmark/core'
+import { createToolmark, grants, ok } from '@toolmark/core'
 import type { ToolResult, Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useAgentActivity } from '@toolmark/react'
 
 /** A registry with a consequential close tool; `runs` records every ticket it closed. */
 function setup() {
-  const tm = createToolmark()
-  enableGrants(tm) // the registry makes grants, so the dialog can offer them
+  // The registry makes grants, so the dialog offers them.
+  const tm = createToolmark({ confirm: { grants: grants() } })
   const runs: number[] = []
   tm.register({
     name: 'tickets.close',
@@ -49,7 +49,7 @@ function App({ tm }: { tm: Toolmark }) {
           <h1>Tickets</h1>
           <Log />
         </main>
-        <ConfirmDialog offerGrants />
+        <ConfirmDialog />
       </ToolProvider>
     </StrictMode>
   )

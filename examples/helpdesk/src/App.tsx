@@ -134,9 +134,8 @@ export function App() {
           <AssistantPanel assistant={assistant} drawer={drawer} onClose={closeAssistant} />
         )}
       </div>
-      {/* A close the person trusts can be allowed for the session; "Approve" stays the one-off. */}
+      {/* The registry makes grants: a close the person trusts can be allowed for the session. */}
       <ConfirmDialog
-        offerGrants
         labels={CONFIRM_LABELS}
         onStop={assistant.busy ? assistant.stop : undefined}
         returnFocus={focusAfterDialog}

@@ -1,4 +1,4 @@
-import { createToolmark, enableGrants, type Toolmark } from '@toolmark/core'
+import { createToolmark, grants, type Toolmark } from '@toolmark/core'
 import { installTestHook } from '@toolmark/core/testing'
 import { helpdeskVerifier } from './passkey.ts'
 import { pastes } from './pastes.ts'
@@ -22,13 +22,11 @@ export const tm: Toolmark = createToolmark({
       verify: ['destructive'],
     },
   },
-  confirm: { verifier: helpdeskVerifier },
+  // `grants()`: "Allow for this session" in the dialog: closing one ticket after another asks
+  // once per ticket, or once for the session when the person says so.
+  confirm: { verifier: helpdeskVerifier, grants: grants() },
   files: { resolve: (ref) => pastes.get(ref) },
 })
-
-// "Allow for this session" in the dialog (`offerGrants`): closing one ticket after another asks
-// once per ticket, or once for the session when the person says so.
-enableGrants(tm)
 
 // Test builds only (VITE_TOOLMARK_TEST_HOOK=1): the hook end-to-end tests drive the tools through
 // (`pageTools`, docs/testing.md). Elsewhere the flag is false, and the hook is left out.

@@ -1,4 +1,7 @@
 export { createToolmark } from './registry/createToolmark'
+export { grants } from './confirmations/grants'
+export { questions } from './confirmations/questions'
+export type { QuestionsOptions } from './confirmations/questions'
 export { enableQuestions } from './confirmations/enableQuestions'
 export { enableGrants } from './confirmations/enableGrants'
 export { DEFAULT_LIMITS } from './registry/options'
@@ -22,6 +25,9 @@ export type {
   ConfirmationEntry,
   ConfirmationStore,
   ConfirmEvent,
+  ConfirmFeature,
+  ConfirmFeatureKind,
+  ConfirmStatus,
   ConfirmMode,
   Consumer,
   ErrorEvent,

@@ -136,7 +136,12 @@ export interface ToolContext {
   caller: Caller
   /** Registers an inverse; `tm.undo(callId)` runs it once. */
   registerUndo(restore: () => ToolResult<unknown> | Promise<ToolResult<unknown>>): void
-  /** Asks a person from inside `run` (inline, whatever the caller); resolves with the decision. */
+  /**
+   * Asks a person from inside `run` (inline, whatever the caller); resolves with the decision. In a
+   * tool with `verify: true` (or whose call needed a verified approval) the approval asks the
+   * registry's verifier too, whoever approves; without a verifier it answers `{ approved: false,
+   * reason: 'no_verifier' }` at once.
+   */
   confirm(req: {
     summary: string
     changes?: FieldChange[]
@@ -346,11 +351,19 @@ export interface ToolmarkOptions {
   dev?: boolean
   policy?: Policy
   /**
-   * Confirmation mode for `inapp` (default deferred) and `test` (default deferred), and step-up
+   * Confirmation mode for `inapp` (default deferred) and `test` (default deferred); step-up
    * verification: `verifier` asks the person (say, `passkeyVerifier()` from
-   * `@toolmark/core/passkey`) when a tool's `verify` or `policy[caller].verify` says so.
+   * `@toolmark/core/passkey`) when a tool's `verify` or `policy[caller].verify` says so; and the
+   * optional parts, each its own import so a registry without it bundles none of its code:
+   * `grants: grants()` lets approvals carry a grant, `questions: questions({ form })` lets runs
+   * `ctx.ask` the person.
    */
-  confirm?: { inapp?: ConfirmMode; test?: ConfirmMode } & VerifyOptions
+  confirm?: {
+    inapp?: ConfirmMode
+    test?: ConfirmMode
+    grants?: ConfirmFeature<'grants'>
+    questions?: ConfirmFeature<'questions'>
+  } & VerifyOptions
   limits?: Partial<Limits>
   /** Converts a schema without Standard JSON Schema into JSON Schema. */
   jsonSchema?: (schema: StandardSchemaV1) => JsonSchema | undefined
@@ -486,6 +499,18 @@ export interface Verifier {
    * does not hold. Core calls it for every approval, whoever approved.
    */
   check(given: unknown, expected: ExpectedAssertion): Promise<Verification | string>
+}
+
+/** The optional parts of the confirmations, each given at creation by its own import. */
+export type ConfirmFeatureKind = 'grants' | 'questions'
+
+/**
+ * An optional part of a registry's confirmations, made by `grants()` or `questions()` and given to
+ * `createToolmark({ confirm: { grants, questions } })`. Opaque: only those two make one, and a
+ * registry given anything else reports `invalid_options` (development throws).
+ */
+export interface ConfirmFeature<K extends ConfirmFeatureKind = ConfirmFeatureKind> {
+  readonly kind: K
 }
 
 /** Step-up verification of approvals. */
@@ -666,7 +691,9 @@ export interface ConfirmationStore {
    * stop the rest. Resolves, once every run has ended, with one answer per distinct id in the order
    * they were answered: the pending ones in queue order, then those not pending when the batch
    * starts, in the order given. An id that is unknown, used, expired or withdrawn by the time its
-   * turn comes answers `refused confirmation_expired`. Entries not named stay pending.
+   * turn comes answers `refused confirmation_expired`, and so does anything but a string (under
+   * its text, `'[unreadable id]'` when converting it throws): only a string names an entry.
+   * Entries not named stay pending.
    */
   approveMany(ids: readonly string[], options?: { by?: 'dialog' }): Promise<ConfirmationAnswer[]>
   /** Rejects the given entries, in queue order, like `approveMany`; each call ends `cancelled operator`. */
@@ -707,12 +734,24 @@ export interface ProgressEvent {
   message?: string
 }
 /**
- * A confirmation's life: requested, then approved, rejected or expired (terminal ones carry the
- * result). A question's answer is `approved` (its result `ok(null)`, the parsed value in `answer`,
- * not redacted), a declined or stopped question `rejected`.
+ * Where a confirmation stands in its `confirm` event: `pending` when it is requested, then the
+ * one final status it ended with. `rejected`: a person said no (Deny, or Stop while it waited);
+ * `withdrawn`: access went away or the waiting call's signal fired (the result's `by` says which);
+ * `expired`: its time ran out; `evicted`: newer entries pushed it out of the list.
+ */
+export type ConfirmStatus =
+  'pending' | 'approved' | 'rejected' | 'withdrawn' | 'expired' | 'evicted'
+
+/**
+ * A confirmation's life, told by the confirmation itself: requested (`pending`), then one final
+ * status (terminal ones carry the result). A question's answer is `approved` (its result
+ * `ok(null)`, the parsed value in `answer`, not redacted), a declined or stopped one `rejected`.
  */
 export interface ConfirmEvent {
+  /** The coarse stage, folding the final statuses: `withdrawn` is `rejected`, `evicted` `expired`. */
   type: 'requested' | 'approved' | 'rejected' | 'expired'
+  /** The confirmation's own status: `pending` when requested, then how it ended. */
+  status: ConfirmStatus
   entry: ConfirmationEntry
   result?: ToolResult
   /** Who approved (`approved` only). */

@@ -21,7 +21,7 @@ function makeCall(limits: Partial<typeof DEFAULT_LIMITS> = {}) {
     def: { name: 'save', description: 'Saves', run: () => ok(null) },
     scope: { path: 'notes', queue: createScopeQueue() },
   } as unknown as ToolRecord
-  const call = new Call(internals, record, 'inapp', 'inapp', undefined, undefined)
+  const call = new Call(internals, record, 'inapp', undefined, undefined)
   return { call, events, toolError, record }
 }
 
@@ -200,7 +200,7 @@ describe('Call: waiting on what the signal cannot stop', () => {
       const other = makeCall()
       // Both calls share one scope: the second waits for the first's slot.
       const shared = { ...other.record, scope: record.scope } as ToolRecord
-      const second = new Call(other.call.internals, shared, 'inapp', 'inapp', undefined, undefined)
+      const second = new Call(other.call.internals, shared, 'inapp', undefined, undefined)
       expect(call.enter()).toBe(true)
       call.wait(Promise.resolve(), 'validation', () => {})
       const turn = second.enter()

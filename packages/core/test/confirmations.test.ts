@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import {
   createToolmark,
-  enableGrants,
+  grants,
   ok,
   type ConfirmEvent,
   type ErrorEvent,
@@ -114,8 +114,7 @@ describe('deferred confirmations', () => {
   })
 
   it('files an entry in the shared store with everything a dialog shows', async () => {
-    const tm = createToolmark()
-    enableGrants(tm) // so the entry can say it is grantable
+    const tm = createToolmark({ confirm: { grants: grants() } })
     registerClose(tm)
     const before = Date.now()
     const result = await tm.call('tickets.close', { id: 7 }, { caller: 'inapp' })
@@ -144,18 +143,44 @@ describe('deferred confirmations', () => {
     const tm = createToolmark()
     const runs = registerClose(tm)
     const results: ResultEvent[] = []
+    const confirms: ConfirmEvent[] = []
     tm.events.on('result', (e) => results.push(e))
+    tm.events.on('confirm', (e) => confirms.push(e))
     const id = confirmIdOf(await tm.call('tickets.close', { id: 7 }))
     const outcome = await tm.confirmations.approve(id)
     expect(outcome).toEqual({ status: 'ok', data: { closed: 7 } })
     expect(Object.isFrozen(outcome)).toBe(true)
     expect(runs).toEqual([{ input: { id: 7 }, caller: 'human' }])
     expect(tm.confirmations.list()).toEqual([])
+    // One result per call id: the call's is its needs_confirmation; the run's outcome is told by
+    // the confirmation's approved event, under the same call id.
     expect(results.map((e) => [e.caller, e.result.status])).toEqual([
       ['inapp', 'needs_confirmation'],
-      ['human', 'ok'],
     ])
-    expect(results[1].callId).toBe(results[0].callId)
+    expect(confirms.map((e) => [e.status, e.entry.callId, e.result])).toEqual([
+      ['pending', results[0].callId, undefined],
+      ['approved', results[0].callId, { status: 'ok', data: { closed: 7 } }],
+    ])
+  })
+
+  it('emits result once per call id, however its confirmation ends and whoever answers twice', async () => {
+    const tm = createToolmark({ limits: { confirmationExpiryMs: 50 } })
+    registerClose(tm)
+    const seen = new Map<string, number>()
+    tm.events.on('result', (e) => seen.set(e.callId, (seen.get(e.callId) ?? 0) + 1))
+    const ask = async (n: number) => confirmIdOf(await tm.call('tickets.close', { id: n }))
+    const ids = await Promise.all([1, 2, 3, 4].map(ask))
+    // Approved twice at once, rejected, approved and rejected at once, stopped, then one left to
+    // expire and approved late.
+    await Promise.all([tm.confirmations.approve(ids[0]), tm.confirmations.approve(ids[0])])
+    await tm.confirmations.reject(ids[1])
+    await Promise.all([tm.confirmations.approve(ids[2]), tm.confirmations.reject(ids[2])])
+    tm.cancelAll()
+    const late = await ask(5)
+    await new Promise((resolve) => setTimeout(resolve, 80))
+    expect((await tm.confirmations.approve(late)).status).toBe('refused')
+    expect(seen.size).toBe(5)
+    expect([...seen.values()]).toEqual([1, 1, 1, 1, 1])
   })
 
   it('is the default for test too, and can be switched to inline for inapp and test', async () => {
@@ -924,6 +949,62 @@ describe('approveMany and rejectMany', () => {
     expect(tm.confirmations.list().map((e) => e.id)).toEqual([ids[1]])
   })
 
+  it.each(['approveMany', 'rejectMany'] as const)(
+    '%s answers an id whose toString throws refused, goes on with the rest, and later batches still run',
+    async (method) => {
+      const tm = createToolmark()
+      const runs: number[] = []
+      tm.register({
+        name: 'tickets.close',
+        description: 'Closes a ticket',
+        input: z.object({ id: z.number() }),
+        hints: { consequential: true },
+        summary: (input) => `Close ticket #${input.id}`,
+        run: (input) => {
+          runs.push(input.id)
+          return ok(input.id)
+        },
+      })
+      const ids: string[] = []
+      for (const id of [1, 2, 3]) ids.push(confirmIdOf(await tm.call('tickets.close', { id })))
+      const hostile = {
+        toString() {
+          throw new Error('no text for you')
+        },
+      }
+      // An object whose text is an open entry's id names nothing: only a string does.
+      const impostor = { toString: () => ids[2] }
+
+      const answers = await tm.confirmations[method]([ids[0], hostile, impostor] as never)
+
+      const done = method === 'approveMany' ? 'ok' : 'cancelled'
+      expect(answers.map((a) => [a.id, a.result.status])).toEqual([
+        [ids[0], done],
+        ['[unreadable id]', 'refused'],
+        [ids[2], 'refused'],
+      ])
+      expect(answers[1].result).toMatchObject({ code: 'confirmation_expired' })
+      expect(answers[2].result).toMatchObject({ code: 'confirmation_expired' })
+      expect(tm.confirmations.list().map((e) => e.id)).toEqual([ids[1], ids[2]])
+
+      // A list that throws while it is read names nothing, and the queue of batches goes on.
+      const throwing = new Proxy([ids[1]], {
+        get(target, key, receiver) {
+          if (key === 'length') throw new Error('no length')
+          return Reflect.get(target, key, receiver) as unknown
+        },
+      })
+      expect(await tm.confirmations[method](throwing)).toEqual([])
+      const next = await tm.confirmations[method]([ids[1], ids[2]])
+      expect(next.map((a) => [a.id, a.result.status])).toEqual([
+        [ids[1], done],
+        [ids[2], done],
+      ])
+      expect(runs).toEqual(method === 'approveMany' ? [1, 2, 3] : [])
+      expect(tm.confirmations.list()).toEqual([])
+    },
+  )
+
   it('reports an entry withdrawn or expired meanwhile, and still runs the rest', async () => {
     vi.useFakeTimers()
     try {
@@ -1206,5 +1287,101 @@ describe('ctx.confirm inside run', () => {
     await pending
     expect(answers).toEqual([{ approved: false, reason: 'withdrawn' }])
     expect(tm.confirmations.list()).toEqual([])
+  })
+})
+
+describe('the confirm event carries how the confirmation ended', () => {
+  /** Every confirm event of a registry, as [type, status, by, result status/by]. */
+  const watch = (tm: Toolmark) => {
+    const seen: ConfirmEvent[] = []
+    tm.events.on('confirm', (e) => seen.push(e))
+    const rows = () =>
+      seen.map((e) => [
+        e.type,
+        e.status,
+        e.by,
+        e.result &&
+          (e.result.status === 'cancelled' ? `cancelled ${e.result.by}` : e.result.status),
+      ])
+    return { seen, rows }
+  }
+
+  it('says pending when requested, then one final status for each way it ends', async () => {
+    vi.useFakeTimers()
+    try {
+      const tm = createToolmark({
+        confirm: { inapp: 'inline' },
+        limits: { confirmationExpiryMs: 1_000, pendingConfirmations: 2 },
+      })
+      tm.confirmations.attachPresenter()
+      registerClose(tm)
+      const { rows } = watch(tm)
+
+      // Approved and denied (deferred, by the test caller).
+      const approved = confirmIdOf(await tm.call('tickets.close', { id: 1 }, { caller: 'test' }))
+      await tm.confirmations.approve(approved, { by: 'dialog' })
+      const denied = confirmIdOf(await tm.call('tickets.close', { id: 2 }, { caller: 'test' }))
+      await tm.confirmations.reject(denied)
+      // Stop while an inline call waits: a person's no.
+      const stopped = tm.call('tickets.close', { id: 3 })
+      await flush()
+      tm.cancelAll()
+      await stopped
+      // The caller's signal while it waits: withdrawn.
+      const controller = new AbortController()
+      const signalled = tm.call('tickets.close', { id: 4 }, { signal: controller.signal })
+      await flush()
+      controller.abort()
+      await signalled
+      // Evicted by newer entries, then the rest expire.
+      for (const id of [5, 6, 7]) await tm.call('tickets.close', { id }, { caller: 'test' })
+      vi.advanceTimersByTime(1_001)
+      await flush()
+
+      expect(rows()).toEqual([
+        ['requested', 'pending', undefined, undefined],
+        ['approved', 'approved', 'dialog', 'ok'],
+        ['requested', 'pending', undefined, undefined],
+        ['rejected', 'rejected', undefined, 'cancelled operator'],
+        ['requested', 'pending', undefined, undefined],
+        ['rejected', 'rejected', undefined, 'cancelled operator'],
+        ['requested', 'pending', undefined, undefined],
+        ['rejected', 'withdrawn', undefined, 'cancelled signal'],
+        ['requested', 'pending', undefined, undefined],
+        ['requested', 'pending', undefined, undefined],
+        ['requested', 'pending', undefined, undefined],
+        ['expired', 'evicted', undefined, 'refused'],
+        ['expired', 'expired', undefined, 'refused'],
+        ['expired', 'expired', undefined, 'refused'],
+      ])
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+
+  it('says withdrawn when access goes away, approved by grant for a granted call, and ends each entry once', async () => {
+    const tm = createToolmark({ confirm: { grants: grants() } })
+    registerClose(tm)
+    const { seen, rows } = watch(tm)
+    const first = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    await tm.confirmations.approve(first, { grant: { for: 'session' } })
+    expect(await tm.call('tickets.close', { id: 2 })).toEqual({ status: 'ok', data: { closed: 2 } })
+    for (const grant of tm.confirmations.grants()) tm.confirmations.revokeGrant(grant.id)
+    const later = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
+    tm.setPolicy({ inapp: { allow: ['readOnly'] } })
+    await flush()
+    // Answers after the end change nothing and emit nothing.
+    await tm.confirmations.approve(later)
+    await tm.confirmations.reject(later)
+
+    expect(rows()).toEqual([
+      ['requested', 'pending', undefined, undefined],
+      ['approved', 'approved', 'api', 'ok'],
+      ['approved', 'approved', 'grant', 'ok'],
+      ['requested', 'pending', undefined, undefined],
+      ['rejected', 'withdrawn', undefined, 'cancelled policy'],
+    ])
+    const ends = seen.filter((e) => e.status !== 'pending').map((e) => e.entry.id)
+    expect(new Set(ends).size).toBe(ends.length)
   })
 })

@@ -1,9 +1,12 @@
 import { z } from 'zod'
 import {
   createToolmark,
+  grants,
   enableGrants,
   ok,
+  questions,
   type ConfirmEvent,
+  type ErrorEvent,
   type Toolmark,
   type ToolResult,
 } from '../src/index'
@@ -45,8 +48,7 @@ const confirmIdOf = (result: ToolResult) => {
 
 describe('grants', () => {
   it('lets later calls of the same tool by the same caller run without asking, by grant', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     const runs = registerClose(tm)
     const events: ConfirmEvent[] = []
     tm.events.on('confirm', (event) => events.push(event))
@@ -92,8 +94,7 @@ describe('grants', () => {
   })
 
   it('never covers another tool, another caller or other pinned values', async () => {
-    const tm = createToolmark({ confirm: { test: 'deferred' } })
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants(), test: 'deferred' } })
     registerClose(tm)
     registerClose(tm, 'tickets.reopen')
     const first = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
@@ -120,8 +121,7 @@ describe('grants', () => {
   })
 
   it('compares pinned objects canonically, and an absent value pins absence', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     const runs: unknown[] = []
     tm.register({
       name: 'move',
@@ -152,8 +152,7 @@ describe('grants', () => {
   })
 
   it('redacts pinned values of sensitive paths in the list', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     registerClose(tm)
     const first = confirmIdOf(await tm.call('tickets.close', { id: 3, pin: '1234' }))
     await tm.confirmations.approve(first, { grant: { for: 'session', pins: ['pin', 'id'] } })
@@ -169,8 +168,7 @@ describe('grants', () => {
   })
 
   it('refuses a grant for a destructive tool with grant_not_allowed, and the entry stays pending', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     registerClose(tm, 'tickets.delete', { hints: { destructive: true } })
     const id = confirmIdOf(await tm.call('tickets.delete', { id: 3 }))
     expect(tm.confirmations.get(id)?.grantable).toBeUndefined()
@@ -190,8 +188,9 @@ describe('grants', () => {
 
   it('refuses a grant for a tool whose approvals need verification, before the verifier is asked', async () => {
     const verifier = vi.fn(async () => undefined)
-    const tm = createToolmark({ confirm: { verifier: webauthnVerifier(verifier) } })
-    enableGrants(tm)
+    const tm = createToolmark({
+      confirm: { grants: grants(), verifier: webauthnVerifier(verifier) },
+    })
     registerClose(tm, 'tickets.close', { verify: true })
     const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
     expect(tm.confirmations.get(id)?.grantable).toBeUndefined()
@@ -215,10 +214,9 @@ describe('grants', () => {
 
   it("narrows by the tool's grant: false and by policy[caller].grants", async () => {
     const tm = createToolmark({
-      confirm: { test: 'deferred' },
+      confirm: { test: 'deferred', grants: grants() },
       policy: { test: { grants: ['tickets.close'] }, inapp: { grants: false } },
     })
-    enableGrants(tm)
     registerClose(tm)
     registerClose(tm, 'tickets.reopen')
     registerClose(tm, 'tickets.assign', { grant: false })
@@ -251,8 +249,7 @@ describe('grants', () => {
   })
 
   it('answers malformed grant options invalid, naming the option, and keeps the entry', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
     const bad = [
@@ -282,8 +279,7 @@ describe('grants', () => {
   })
 
   it('makes no grant when the edited input is invalid, and pins the edited values when valid', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     const runs = registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
     const grant = { for: 'session' as const, pins: ['id'] }
@@ -305,8 +301,7 @@ describe('grants', () => {
   it('ends a timed grant when its time is up, and lists it no more', async () => {
     vi.useFakeTimers()
     try {
-      const tm = createToolmark()
-      enableGrants(tm)
+      const tm = createToolmark({ confirm: { grants: grants() } })
       const runs = registerClose(tm)
       const listener = vi.fn()
       tm.confirmations.subscribe(listener)
@@ -331,8 +326,7 @@ describe('grants', () => {
     let now = 1_000_000
     vi.spyOn(Date, 'now').mockImplementation(() => now)
     try {
-      const tm = createToolmark()
-      enableGrants(tm)
+      const tm = createToolmark({ confirm: { grants: grants() } })
       registerClose(tm)
       const id = confirmIdOf(await tm.call('tickets.close', { id: 3 }))
       await tm.confirmations.approve(id, { grant: { for: { ms: 1_000 } } })
@@ -345,8 +339,7 @@ describe('grants', () => {
   })
 
   it('revoking covers no later call, and a call running under the grant finishes', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     let release!: () => void
     const gate = new Promise<void>((resolve) => (release = resolve))
     const runs: number[] = []
@@ -378,8 +371,7 @@ describe('grants', () => {
   })
 
   it('grants nothing when the approved request went stale, or was stopped before it ran', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     let changed = false
     const runs = registerClose(tm, 'tickets.close', {
       confirmation: () => ({ isStale: () => changed }),
@@ -427,8 +419,7 @@ describe('grants', () => {
   })
 
   it('runs two calls arriving at once under one grant, both counted', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     const runs = registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
     await tm.confirmations.approve(id, { grant: { for: 'session' } })
@@ -444,7 +435,7 @@ describe('grants', () => {
     expect(tm.confirmations.grants()[0].uses).toBe(2)
   })
 
-  it('needs enableGrants: until then a grant is refused grant_not_allowed naming it, the entry stays and nothing is covered', async () => {
+  it('needs grants(): until then a grant is refused grant_not_allowed naming it, the entry stays and nothing is covered', async () => {
     const tm = createToolmark()
     const runs = registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
@@ -452,23 +443,72 @@ describe('grants', () => {
     expect(tm.confirmations.get(id)?.grantable).toBeUndefined()
     const refused = await tm.confirmations.approve(id, { grant: { for: 'session' } })
     expect(refused).toMatchObject({ status: 'refused', code: 'grant_not_allowed' })
-    expect((refused as { message: string }).message).toMatch(/enableGrants\(tm\)/)
+    expect((refused as { message: string }).message).toMatch(/confirm: \{ grants: grants\(\) \}/)
     expect(tm.confirmations.get(id)).toBeDefined()
     expect(runs).toHaveLength(0)
     expect(tm.confirmations.grants()).toEqual([])
     expect(tm.confirmations.revokeGrant('gr_unknown')).toBe(false)
-    // Enabled (twice: the second does nothing), the same entry takes the grant.
-    enableGrants(tm)
-    enableGrants(tm)
-    expect((await tm.confirmations.approve(id, { grant: { for: 'session' } })).status).toBe('ok')
-    expect(tm.confirmations.grants()).toHaveLength(1)
-    expect((await tm.call('tickets.close', { id: 2 })).status).toBe('ok')
-    expect(tm.confirmations.grants()[0].uses).toBe(1)
+  })
+
+  it('keeps enableGrants(tm) for one release: it still lends the grant code, and development warns once', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const tm = createToolmark({ dev: true })
+      const runs = registerClose(tm)
+      const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+      // Lent late (twice: the second does nothing), the same entry takes the grant.
+      enableGrants(tm)
+      enableGrants(tm)
+      expect(warn.mock.calls.map(([m]) => String(m))).toEqual([
+        expect.stringMatching(
+          /enableGrants\(tm\) is deprecated: use createToolmark\(\{ confirm: \{ grants: grants\(\) \} \}\)/,
+        ),
+      ])
+      expect((await tm.confirmations.approve(id, { grant: { for: 'session' } })).status).toBe('ok')
+      expect(tm.confirmations.grants()).toHaveLength(1)
+      expect((await tm.call('tickets.close', { id: 2 })).status).toBe('ok')
+      expect(tm.confirmations.grants()[0].uses).toBe(1)
+      expect(runs).toHaveLength(2)
+      // Production does not warn.
+      warn.mockClear()
+      enableGrants(createToolmark({ dev: false }))
+      expect(warn).not.toHaveBeenCalled()
+    } finally {
+      warn.mockRestore()
+    }
+  })
+
+  it('takes grants only from grants(): anything else throws in development and is invalid_options in production', async () => {
+    expect(() => createToolmark({ confirm: { grants: { kind: 'grants' } as never } })).toThrow(
+      /confirm\.grants must come from grants\(\) of @toolmark\/core/,
+    )
+    expect(() => createToolmark({ confirm: { grants: questions() as never } })).toThrow(
+      /confirm\.grants must come from grants\(\)/,
+    )
+    const tm = createToolmark({ dev: false, confirm: { grants: (() => {}) as never } })
+    const errors: ErrorEvent[] = []
+    tm.events.on('error', (e) => errors.push(e))
+    await Promise.resolve()
+    expect(errors.map((e) => e.code)).toEqual(['invalid_options'])
+    // Fail closed: no grants.
+    registerClose(tm)
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    expect(tm.confirmations.get(id)?.grantable).toBeUndefined()
+    // One feature object serves any number of registries, each with its own list.
+    const shared = grants()
+    const a = createToolmark({ confirm: { grants: shared } })
+    const b = createToolmark({ confirm: { grants: shared } })
+    registerClose(a)
+    registerClose(b)
+    await a.confirmations.approve(confirmIdOf(await a.call('tickets.close', { id: 1 })), {
+      grant: { for: 'session' },
+    })
+    expect(a.confirmations.grants()).toHaveLength(1)
+    expect(b.confirmations.grants()).toHaveLength(0)
   })
 
   it('makes one grant when the same approval is sent twice, and when two approvals grant the same', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
     const grant = { grant: { for: 'session' as const } }
@@ -481,22 +521,20 @@ describe('grants', () => {
     expect(tm.confirmations.grants()).toHaveLength(1)
 
     // Two entries pending at once, both approved with the same grant: still one grant.
-    const tm2 = createToolmark()
-    enableGrants(tm2)
+    const tm2 = createToolmark({ confirm: { grants: grants() } })
     registerClose(tm2)
     const x = confirmIdOf(await tm2.call('tickets.close', { id: 1 }))
     const y = confirmIdOf(await tm2.call('tickets.close', { id: 2 }))
     await tm2.confirmations.approve(x, { grant: { for: { ms: 1_000 } } })
     await tm2.confirmations.approve(y, { grant: { for: 'session' } })
-    const grants = tm2.confirmations.grants()
-    expect(grants).toHaveLength(1)
+    const given = tm2.confirmations.grants()
+    expect(given).toHaveLength(1)
     // The longer lifetime wins.
-    expect(grants[0].expiresAt).toBeUndefined()
+    expect(given[0].expiresAt).toBeUndefined()
   })
 
   it('dies with its tool: a tool registered again under the name is not covered', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     const runs = registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
     await tm.confirmations.approve(id, { grant: { for: 'session' } })
@@ -507,8 +545,7 @@ describe('grants', () => {
   })
 
   it('ends when a policy change puts the tool above the ceilings', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     registerClose(tm)
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
     await tm.confirmations.approve(id, { grant: { for: 'session' } })
@@ -520,8 +557,7 @@ describe('grants', () => {
   })
 
   it('covers inline callers too: a browser agent waits for nobody once granted', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     const runs = registerClose(tm)
     tm.confirmations.attachPresenter()
     const first = tm.call('tickets.close', { id: 1 }, { caller: 'webmcp' })
@@ -541,8 +577,7 @@ describe('grants', () => {
   })
 
   it('shows the granted call in the activity log as approved by grant', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     registerClose(tm)
     const store = createActivityStore(tm, 10)
     const off = store.subscribe(() => {})
@@ -562,8 +597,7 @@ describe('grants', () => {
   })
 
   it('notifies subscribers on grant changes and keeps each snapshot until one', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     registerClose(tm)
     const listener = vi.fn()
     tm.confirmations.subscribe(listener)
@@ -584,8 +618,7 @@ describe('grants', () => {
   })
 
   it('refuses a grant on a question asked from inside a run', async () => {
-    const tm = createToolmark()
-    enableGrants(tm)
+    const tm = createToolmark({ confirm: { grants: grants() } })
     tm.confirmations.attachPresenter()
     let answer: unknown
     tm.register({

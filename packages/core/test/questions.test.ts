@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import {
   createToolmark,
+  questions,
+  grants,
   enableQuestions,
   ok,
   type ConfirmEvent,
@@ -10,6 +12,7 @@ import {
   type StandardSchemaV1,
   type Toolmark,
 } from '../src/index'
+import { questionFormOf, questionsEnabled } from '../src/observers'
 import { createTestToolmark } from '../src/testing'
 
 const flush = async () => {
@@ -44,7 +47,7 @@ const registerAsking = (
   return answers
 }
 
-describe('enableQuestions', () => {
+describe('questions()', () => {
   it('brings the question code: without it, no presenter answers no_presenter', async () => {
     const tm = createToolmark()
     const answers = registerAsking(tm)
@@ -55,7 +58,7 @@ describe('enableQuestions', () => {
     expect(answers).toEqual([{ answered: false, reason: 'no_presenter' }])
   })
 
-  it('with a raw presenter and no enableQuestions: development rejects naming the fix, production fails closed', async () => {
+  it('with a raw presenter and no questions(): development rejects naming the fix, production fails closed', async () => {
     const tm = createToolmark()
     const thrown: ErrorEvent[] = []
     tm.events.on('error', (e) => thrown.push(e))
@@ -65,7 +68,9 @@ describe('enableQuestions', () => {
       status: 'error',
     })
     expect(thrown.map((e) => e.code)).toEqual(['tool_threw'])
-    expect(String((thrown[0].cause as Error).message)).toMatch(/enableQuestions\(tm\)/)
+    expect(String((thrown[0].cause as Error).message)).toMatch(
+      /confirm: \{ questions: questions\(\) \}/,
+    )
     const errors: ErrorEvent[] = []
     const prod = createToolmark({ dev: false })
     prod.events.on('error', (e) => errors.push(e))
@@ -78,9 +83,13 @@ describe('enableQuestions', () => {
     expect(answers).toEqual([{ answered: false, reason: 'invalid_question' }])
     expect(errors.map((e) => [e.code, e.tool])).toEqual([['question_invalid', 'tickets.file']])
     expect(prod.confirmations.list()).toEqual([])
-    // Once enabled, the same registry asks.
+    // Lent late by the deprecated alias (twice: the second does nothing), the same registry asks;
+    // production does not warn.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     enableQuestions(prod)
     enableQuestions(prod)
+    expect(warn).not.toHaveBeenCalled()
+    warn.mockRestore()
     const asked = prod.call('tickets.file', {}, { caller: 'mcp' })
     await flush()
     expect(prod.confirmations.list().map((e) => e.question?.prompt)).toEqual([
@@ -89,12 +98,38 @@ describe('enableQuestions', () => {
     prod.confirmations.reject(prod.confirmations.list()[0].id)
     expect(await asked).toMatchObject({ data: { skipped: 'declined' } })
   })
+
+  it('is given at creation and holds the form a presenter draws with; enableQuestions(tm) warns once in development', async () => {
+    const form = { drawn: 'by the dialog' }
+    const tm = createToolmark({ confirm: { questions: questions({ form }) } })
+    expect(questionsEnabled(tm)).toBe(true)
+    expect(questionFormOf(tm)).toBe(form)
+    expect(questionsEnabled(createToolmark())).toBe(false)
+    expect(questionFormOf(createToolmark({ confirm: { questions: questions() } }))).toBeUndefined()
+
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
+    try {
+      const late = createToolmark({ dev: true })
+      enableQuestions(late)
+      enableQuestions(late)
+      expect(questionsEnabled(late)).toBe(true)
+      expect(warn.mock.calls.map(([m]) => String(m))).toEqual([
+        expect.stringMatching(
+          /enableQuestions\(tm\) is deprecated: use createToolmark\(\{ confirm: \{ questions: questions\(\) \} \}\)/,
+        ),
+      ])
+    } finally {
+      warn.mockRestore()
+    }
+    expect(() => createToolmark({ confirm: { questions: grants() as never } })).toThrow(
+      /confirm\.questions must come from questions\(\) of @toolmark\/core/,
+    )
+  })
 })
 
 describe('ctx.ask', () => {
   it('files a question entry and goes on with the parsed answer, whatever the caller', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const events: ConfirmEvent[] = []
     tm.events.on('confirm', (e) => events.push(e))
@@ -138,8 +173,7 @@ describe('ctx.ask', () => {
   })
 
   it('keeps an invalid answer pending with its issues, then takes a valid one', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm, {
       type: 'object',
@@ -164,8 +198,7 @@ describe('ctx.ask', () => {
   })
 
   it('asks for a single value with a JSON Schema enum', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm, { enum: ['low', 'high'], title: 'Priority' })
     const pending = tm.call('tickets.file')
@@ -178,8 +211,7 @@ describe('ctx.ask', () => {
   })
 
   it('refuses approve on a question and answer on a confirmation, leaving both pending', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     registerAsking(tm)
     // Another scope, so the close does not queue behind the run that asks.
@@ -215,8 +247,7 @@ describe('ctx.ask', () => {
   })
 
   it('is never grantable: a grant asked with it is refused and the question stays', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     registerAsking(tm, { enum: ['low', 'high'] })
     const asking = tm.call('tickets.file', {}, { caller: 'mcp' })
@@ -238,8 +269,7 @@ describe('ctx.ask', () => {
   })
 
   it('resolves declined when the person rejects, and the run goes on', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const pending = tm.call('tickets.file')
@@ -251,8 +281,7 @@ describe('ctx.ask', () => {
   })
 
   it('takes exactly one of two answers given at once', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const events: ConfirmEvent[] = []
     tm.events.on('confirm', (e) => events.push(e))
@@ -280,8 +309,7 @@ describe('ctx.ask', () => {
   })
 
   it('lets an invalid and a valid answer given at once settle one after the other', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const pending = tm.call('tickets.file')
@@ -301,8 +329,7 @@ describe('ctx.ask', () => {
   })
 
   it('refuses an answer that is not a plain value, and keeps the question', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     registerAsking(tm, { type: 'string' })
     void tm.call('tickets.file')
@@ -317,8 +344,7 @@ describe('ctx.ask', () => {
   })
 
   it('resolves no_presenter at once when nobody can be asked', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     const answers = registerAsking(tm)
     expect(await tm.call('tickets.file')).toEqual({
       status: 'ok',
@@ -329,8 +355,7 @@ describe('ctx.ask', () => {
   })
 
   it('ends cancelled on Stop while the person thinks', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const pending = tm.call('tickets.file', {}, { caller: 'webmcp' })
@@ -349,8 +374,7 @@ describe('ctx.ask', () => {
   })
 
   it('ends no_presenter when the last dialog goes away, and frees the scope at once', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     const detach = tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const heard: unknown[] = []
@@ -392,8 +416,7 @@ describe('ctx.ask', () => {
   })
 
   it('ends cancelled when the caller aborts its signal', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm)
     const abort = new AbortController()
@@ -406,8 +429,7 @@ describe('ctx.ask', () => {
   })
 
   it('ends cancelled when the tool goes away', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const answers: QuestionAnswer[] = []
     const handle = tm.register({
@@ -426,8 +448,10 @@ describe('ctx.ask', () => {
   })
 
   it('counts toward the pending limit: the oldest question is evicted as expired', async () => {
-    const tm = createToolmark({ limits: { pendingConfirmations: 1 } })
-    enableQuestions(tm)
+    const tm = createToolmark({
+      confirm: { questions: questions() },
+      limits: { pendingConfirmations: 1 },
+    })
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm, { type: 'string' })
     tm.register(
@@ -460,8 +484,10 @@ describe('ctx.ask', () => {
     })
 
     it('expires like a confirmation, and a later answer is refused', async () => {
-      const tm = createToolmark({ limits: { confirmationExpiryMs: 1_000 } })
-      enableQuestions(tm)
+      const tm = createToolmark({
+        confirm: { questions: questions() },
+        limits: { confirmationExpiryMs: 1_000 },
+      })
       tm.confirmations.attachPresenter()
       const answers = registerAsking(tm)
       const pending = tm.call('tickets.file')
@@ -476,8 +502,10 @@ describe('ctx.ask', () => {
     })
 
     it('refuses an answer that comes after the expiry, before the timer swept it', async () => {
-      const tm = createToolmark({ limits: { confirmationExpiryMs: 1_000 } })
-      enableQuestions(tm)
+      const tm = createToolmark({
+        confirm: { questions: questions() },
+        limits: { confirmationExpiryMs: 1_000 },
+      })
       tm.confirmations.attachPresenter()
       const answers = registerAsking(tm)
       const pending = tm.call('tickets.file')
@@ -493,8 +521,7 @@ describe('ctx.ask', () => {
     })
 
     it('does not count the time the person takes toward the deadline', async () => {
-      const tm = createToolmark()
-      enableQuestions(tm)
+      const tm = createToolmark({ confirm: { questions: questions() } })
       tm.confirmations.attachPresenter()
       tm.register({
         name: 'ask',
@@ -515,8 +542,10 @@ describe('ctx.ask', () => {
     })
 
     it('ends an answer whose check never settles when the question expires', async () => {
-      const tm = createToolmark({ limits: { confirmationExpiryMs: 1_000 } })
-      enableQuestions(tm)
+      const tm = createToolmark({
+        confirm: { questions: questions() },
+        limits: { confirmationExpiryMs: 1_000 },
+      })
       tm.confirmations.attachPresenter()
       const hanging: StandardSchemaV1 = {
         '~standard': {
@@ -538,8 +567,7 @@ describe('ctx.ask', () => {
   })
 
   it('reports a question schema that throws, and keeps the question pending', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const errors: ErrorEvent[] = []
     tm.events.on('error', (e) => errors.push(e))
@@ -583,8 +611,7 @@ describe('ctx.ask', () => {
     ]
 
     it.each(unsupported)('rejects %s in development with the fix', async (_what, schema) => {
-      const tm = createToolmark({ dev: true })
-      enableQuestions(tm)
+      const tm = createToolmark({ confirm: { questions: questions() }, dev: true })
       tm.confirmations.attachPresenter()
       const errors: ErrorEvent[] = []
       tm.events.on('error', (e) => errors.push(e))
@@ -598,8 +625,7 @@ describe('ctx.ask', () => {
     })
 
     it('resolves invalid_question in production, with a question_invalid event', async () => {
-      const tm = createToolmark({ dev: false })
-      enableQuestions(tm)
+      const tm = createToolmark({ confirm: { questions: questions() }, dev: false })
       tm.confirmations.attachPresenter()
       const errors: ErrorEvent[] = []
       tm.events.on('error', (e) => errors.push(e))
@@ -614,8 +640,7 @@ describe('ctx.ask', () => {
     })
 
     it('rejects a question without a prompt or a schema', async () => {
-      const tm = createToolmark({ dev: false })
-      enableQuestions(tm)
+      const tm = createToolmark({ confirm: { questions: questions() }, dev: false })
       tm.confirmations.attachPresenter()
       const answers: unknown[] = []
       tm.register({
@@ -638,8 +663,7 @@ describe('ctx.ask', () => {
   })
 
   it('infers the answer type from a Standard Schema', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     tm.register({
       name: 'typed',
@@ -685,8 +709,7 @@ describe('createTestToolmark with questions', () => {
 
 describe('answers to a JSON Schema question', () => {
   it('are checked for type, bounds, enum, required and unknown fields', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     const answers = registerAsking(tm, {
       type: 'object',

@@ -559,3 +559,122 @@ describe('the challenge and the assertion check', () => {
     )
   })
 })
+
+describe("a run's own ctx.confirm in a tool that needs verification", () => {
+  /** A `verify: true` tool whose run asks the person again before it acts. */
+  const registerPurge = (tm: Toolmark, hints: Record<string, boolean>) => {
+    const answers: Array<{ approved: boolean; reason?: string }> = []
+    const acted: number[] = []
+    tm.register({
+      name: 'tickets.purge',
+      description: 'Purges the closed tickets of a queue',
+      input: z.object({ queue: z.number() }),
+      hints,
+      verify: true,
+      summary: (input) => `Purge queue ${input.queue}`,
+      run: async (input, ctx) => {
+        const answer = await ctx.confirm({ summary: `Really purge queue ${input.queue}?` })
+        answers.push(answer)
+        if (!answer.approved) return ok({ purged: false })
+        acted.push(input.queue)
+        return ok({ purged: true })
+      },
+    })
+    return { answers, acted }
+  }
+
+  /** A verifier that declines until it is told to sign. */
+  async function switchableRegistry() {
+    const authenticator = await createSoftAuthenticator({ origin: ORIGIN, rpId: RP_ID })
+    const state = { sign: false, asked: 0 }
+    const tm = createToolmark({
+      confirm: {
+        origin: ORIGIN,
+        verifier: webauthnVerifier(async (request) => {
+          state.asked++
+          return state.sign ? authenticator.sign(request.challenge) : undefined
+        }),
+      },
+    })
+    tm.confirmations.attachPresenter()
+    return { tm, state }
+  }
+
+  const inRunEntry = async (tm: Toolmark) => {
+    for (let i = 0; i < 50 && tm.confirmations.list().length === 0; i++) await flush()
+    const [entry] = tm.confirmations.list()
+    expect(entry?.inRun).toBe(true)
+    return entry!
+  }
+
+  it.each([
+    ['a person’s own call of a destructive tool', { destructive: true }, 'human'],
+    ['an agent call of a tool with no hints', {}, 'inapp'],
+  ] as const)(
+    'asks the verifier for %s: a script’s approve() without the passkey is refused and the entry stays',
+    async (_label, hints, caller) => {
+      const { tm, state } = await switchableRegistry()
+      const { answers, acted } = registerPurge(tm, hints)
+      const call = tm.call('tickets.purge', { queue: 3 }, { caller })
+      const entry = await inRunEntry(tm)
+      expect(entry.verify).toBe(true)
+
+      expect(await tm.confirmations.approve(entry.id)).toMatchObject({
+        status: 'refused',
+        code: 'verification_failed',
+      })
+      expect(state.asked).toBe(1)
+      expect(tm.confirmations.get(entry.id)).toBe(entry)
+      expect(acted).toEqual([])
+
+      // Two approvals at once, the passkey given: one asks and runs, the other is refused.
+      state.sign = true
+      const [first, second] = await Promise.all([
+        tm.confirmations.approve(entry.id),
+        tm.confirmations.approve(entry.id),
+      ])
+      expect(first).toEqual({ status: 'ok', data: null })
+      expect(second).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
+      expect(state.asked).toBe(2)
+      expect(await call).toEqual({ status: 'ok', data: { purged: true } })
+      expect(answers).toEqual([{ approved: true }])
+      expect(acted).toEqual([3])
+    },
+  )
+
+  it('answers no_verifier at once, filing nothing, on a registry without a verifier', async () => {
+    const tm = createToolmark()
+    tm.confirmations.attachPresenter()
+    const { answers, acted } = registerPurge(tm, { destructive: true })
+    // A person's own call needs no confirmation, so it runs; its run's ctx.confirm cannot be verified.
+    expect(await tm.call('tickets.purge', { queue: 4 }, { caller: 'human' })).toEqual({
+      status: 'ok',
+      data: { purged: false },
+    })
+    expect(answers).toEqual([{ approved: false, reason: 'no_verifier' }])
+    expect(acted).toEqual([])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('leaves a run of a tool without verify as it was: its ctx.confirm approves without the passkey', async () => {
+    const { tm, state } = await switchableRegistry()
+    const acted: number[] = []
+    tm.register({
+      name: 'tickets.archive',
+      description: 'Archives the closed tickets of a queue',
+      input: z.object({ queue: z.number() }),
+      run: async (input, ctx) => {
+        const answer = await ctx.confirm({ summary: `Archive queue ${input.queue}?` })
+        if (answer.approved) acted.push(input.queue)
+        return ok(answer.approved)
+      },
+    })
+    const call = tm.call('tickets.archive', { queue: 5 })
+    const entry = await inRunEntry(tm)
+    expect(entry.verify).toBeUndefined()
+    expect(await tm.confirmations.approve(entry.id)).toEqual({ status: 'ok', data: null })
+    expect(await call).toEqual({ status: 'ok', data: true })
+    expect(state.asked).toBe(0)
+    expect(acted).toEqual([5])
+  })
+})

@@ -3,7 +3,8 @@ import { randomId } from '../base/ids'
 import { invalid, refuse } from '../call/results'
 import { callForChat, chatToolResult } from '../ai-sdk/callForChat'
 import { reportError } from '../events/reportError'
-import { enableQuestions } from '../confirmations/enableQuestions'
+import { lendFeature } from '../confirmations/feature'
+import { questions } from '../confirmations/questions'
 import { createSubscribable } from '../events/subscribable'
 import type { Phase } from '../call/call'
 import { CALL_HOOKS, type CallHooks, type HookedCallOptions } from '../call/callHooks'
@@ -137,7 +138,7 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   const mode: AgUiConfirmations = options.confirmations === 'interrupt' ? 'interrupt' : 'inline'
   const maxRuns = options.maxRuns ?? 10
   // In interrupt mode the session asks the runs' questions itself, so it brings their code.
-  if (mode === 'interrupt') enableQuestions(tm)
+  if (mode === 'interrupt') lendFeature(tm, questions())
   const changes = createSubscribable({
     label: 'AG-UI session',
     report: (event) => reportError(tm, event),

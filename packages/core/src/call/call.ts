@@ -140,12 +140,12 @@ export class Call implements Abortable {
   #signal: AbortSignal | undefined
   /** The waits an abort ends now (see `wait`). */
   #waits: ((by: CancelledBy) => void)[] | undefined
-  /** How a person approved the run (its confirmation's outcome), for `ctx.approval`. */
-  approval: Approval | undefined = undefined
-  /** What one of core's adapters follows of this call, and lends it (see `CallHooks`). */
-  hooks: CallHooks | undefined = undefined
-  /** What validation gave, held over the pipeline's one hop (no closure per call for it). */
-  checked: Checked | undefined = undefined
+  #runAs: Caller
+  /** The `result` event is out: a deferred call announces `needs_confirmation`, once. */
+  #announced = false
+  #approval: Approval | undefined
+  #hooks: CallHooks | undefined
+  #checked: Checked | undefined
   /** Links in the registry's `CallList`. */
   list: CallList | undefined = undefined
   prev: Call | undefined = undefined
@@ -156,13 +156,50 @@ export class Call implements Abortable {
     readonly record: ToolRecord,
     /** Who asked: policy, Stop and events. */
     readonly caller: Caller,
-    /** Who the run acts as: `human` for the approved run of a deferred confirmation. */
-    readonly runAs: Caller,
     callId: string | undefined,
     /** When the call began (`now()`), for `durationMs`; only read when someone listens. */
     readonly started: number | undefined,
   ) {
     this.#callId = callId
+    this.#runAs = caller
+  }
+
+  /** Who the run acts as: the caller, or `human` once a person approved a deferred call. */
+  get runAs(): Caller {
+    return this.#runAs
+  }
+
+  /** How a person approved the run (its confirmation's outcome), for `ctx.approval`. */
+  get approval(): Approval | undefined {
+    return this.#approval
+  }
+
+  /** What one of core's adapters follows of this call, and lends it (see `CallHooks`). */
+  get hooks(): CallHooks | undefined {
+    return this.#hooks
+  }
+
+  /** An adapter in core follows this call (`CallHooks`): told its id now, then every move. */
+  lend(hooks: CallHooks): void {
+    this.#hooks = hooks
+    hooks.started?.(this.callId)
+  }
+
+  /** A person (or their grant) approved the run: `ctx.approval` says how. */
+  approve(approval: Approval): void {
+    this.#approval = approval
+  }
+
+  /** Holds what validation gave over the pipeline's one hop (no closure per call for it). */
+  hold(checked: Checked): void {
+    this.#checked = checked
+  }
+
+  /** What `hold` kept, once. */
+  takeChecked(): Checked {
+    const checked = this.#checked!
+    this.#checked = undefined
+    return checked
   }
 
   /**
@@ -227,7 +264,7 @@ export class Call implements Abortable {
       )
     }
     this.#at = to
-    this.hooks?.moved?.(PHASES[to])
+    this.#hooks?.moved?.(PHASES[to])
     return true
   }
 
@@ -373,6 +410,41 @@ export class Call implements Abortable {
   }
 
   /**
+   * A deferred confirmation was filed for the call: `tm.call` answers `needs_confirmation` now,
+   * and that is the call's one `result` event. The call itself waits on, out of its scope's slot
+   * and out of Stop's reach (Stop and withdrawal end its confirmation instead), its deadline
+   * paused and its caller's signal let go: if the person approves, `resume` runs it, as `human`,
+   * and its outcome is told by the confirmation's `approved` event; otherwise it is dropped.
+   */
+  defer(result: ToolResult): ToolResult {
+    const final = Object.isFrozen(result) ? result : this.normalize(result)
+    if (!this.#move(CONFIRMING)) return final
+    this.#leave()
+    this.#deadline?.pause()
+    this.list?.delete(this)
+    this.#unfollow()
+    this.#announced = true
+    if (this.internals.events.listening.result) {
+      announce(this.internals, this.callId, this.record.name, this.#runAs, final, this.started)
+    }
+    return final
+  }
+
+  /** A person approved the deferred call: it runs as `human`, with their approval. */
+  resume(approval: Approval): void {
+    this.#runAs = 'human'
+    this.#approval = approval
+    this.#deadline?.resume()
+  }
+
+  #unfollow(): void {
+    if (this.#signal) {
+      this.#signal.removeEventListener('abort', this)
+      this.#signal = undefined
+    }
+  }
+
+  /**
    * Ends the call with `result`, once: the result is normalized (results already frozen, the
    * pipeline's own, are kept as they are; `normalized` says it comes from `normalize` already, a
    * run's, so it is not tested again), the deadline stops, the slot and the caller's signal are
@@ -386,12 +458,9 @@ export class Call implements Abortable {
     this.#deadline?.stop()
     this.#leave()
     this.list?.delete(this)
-    if (this.#signal) {
-      this.#signal.removeEventListener('abort', this)
-      this.#signal = undefined
-    }
-    if (this.internals.events.listening.result) {
-      announce(this.internals, this.callId, this.record.name, this.runAs, final, this.started)
+    this.#unfollow()
+    if (!this.#announced && this.internals.events.listening.result) {
+      announce(this.internals, this.callId, this.record.name, this.#runAs, final, this.started)
     }
     return final
   }

@@ -1,6 +1,7 @@
 import { Call, CallList, type Waited } from './call'
 import { callHooksOf } from './callHooks'
-import { createConfirmFlow, type Prepared } from '../confirmations/confirmFlow'
+import { createConfirmFlow } from '../confirmations/confirmFlow'
+import type { Prepared } from '../confirmations/prepareConfirmation'
 import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import { isAbortSignal, isCaller, isObject, isThenable } from '../base/guards'
 import { now, randomId } from '../base/ids'
@@ -155,7 +156,7 @@ export function createCallPipeline(
     // A grant the person gave covers it: nobody is asked, the call runs now, in its slot.
     const grant = confirmFlow.granted(call, value, prepared)
     if (grant) {
-      call.approval = grant.approval
+      call.approve(grant.approval)
       call.startRun()
       const out = runStep(call, value)
       return isThenable(out) ? out.then(grant.done) : grant.done(out)
@@ -164,10 +165,10 @@ export function createCallPipeline(
       const asked = confirmFlow.defer(call, value, prepared, (input, approval) =>
         runApproved(call, input, prepared, approval),
       )
-      return call.settle(asked)
+      return call.defer(asked)
     }
     return confirmFlow.inline(call, value, prepared, (input, approval) => {
-      call.approval = approval
+      call.approve(approval)
       return guarded(call, input, prepared)
     })
   }
@@ -184,25 +185,24 @@ export function createCallPipeline(
   }
 
   /**
-   * An approved deferred confirmation: a call of its own (same id), acting as `human`, that
-   * takes its turn ahead of calls that have not started.
+   * An approved deferred confirmation: the same call, resumed as `human`, takes its turn ahead of
+   * calls that have not started. Its result goes to the confirmation, which tells it in its
+   * `approved` event: the call's own `result` was its `needs_confirmation`.
    */
   function runApproved(
-    origin: Call,
+    call: Call,
     input: unknown,
     prepared: Prepared,
     approval: Approval,
   ): Promise<ToolResult> {
-    const started = events.listening.result ? now() : undefined
-    const call = new Call(internals, origin.record, origin.caller, 'human', origin.callId, started)
-    call.approval = approval
-    // The approved run is still the adapter's call: it follows it and may show its questions.
-    call.hooks = origin.hooks
-    calls.add(call)
-    if (internals.access(call.record, 'human') !== 'ok') {
-      return Promise.resolve(call.settle(WITHDRAWN))
-    }
-    return guarded(call, input, prepared)
+    // One hop first: a person may approve while the request is announced, before `defer` has
+    // given the call's `needs_confirmation` back and let go of its slot.
+    return Promise.resolve().then(() => {
+      call.resume(approval)
+      calls.add(call)
+      if (internals.access(call.record, 'human') !== 'ok') return call.settle(WITHDRAWN)
+      return guarded(call, input, prepared)
+    })
   }
 
   /** What a call ends with when the pipeline itself fails (it is written not to). */
@@ -246,12 +246,9 @@ export function createCallPipeline(
       const record = typeof name === 'string' ? internals.tools.get(name) : undefined
       const knownCaller = isCaller(caller)
       if (record && knownCaller) {
-        current = new Call(internals, record, caller, caller, undefined, started)
+        current = new Call(internals, record, caller, undefined, started)
         const hooks = callHooksOf(co)
-        if (hooks) {
-          current.hooks = hooks
-          hooks.started?.(current.callId)
-        }
+        if (hooks) current.lend(hooks)
       }
       // 1. Every call is seen, refused ones included. Redaction costs a walk: only for listeners.
       if (events.listening.call) {
@@ -327,14 +324,12 @@ export function createCallPipeline(
    * validation gave, so no closure is made per call for it.
    */
   function hop(call: Call, checked: Checked): Promise<ToolResult> {
-    call.checked = checked
+    call.hold(checked)
     return Promise.resolve(call).then(afterHop)
   }
 
   function afterHop(call: Call): ToolResult | Promise<ToolResult> {
-    const checked = call.checked!
-    call.checked = undefined
-    return proceed(call, checked)
+    return proceed(call, call.takeChecked())
   }
 
   /** An async validation, until it settles or the call is stopped (signal, Stop, deadline). */

@@ -1,5 +1,5 @@
 import type { Call, Waited } from './call'
-import type { ConfirmAnswer } from '../confirmations/confirmFlow'
+import type { ConfirmAnswer } from '../confirmations/inRunAsks'
 import { isObject, isThenable } from '../base/guards'
 import { NODE_ENV_READABLE } from '../base/nodeEnv'
 import { cancelled, toolFailed } from './results'

@@ -33,13 +33,13 @@ type Final = 'approved' | 'rejected' | 'expired' | 'withdrawn' | 'evicted'
 
 /**
  * Every move a confirmation may make (from → to). An invalid edit or a refused verification goes
- * back to `pending`; the clock, withdrawal (policy, Stop, a signal, the tool gone) and eviction can
- * end it from any state that is not final; a person's denial only from `pending`.
+ * back to `pending`; the clock, withdrawal (policy, a signal, the tool gone), Stop and eviction can
+ * end it from any state that is not final; a person's Deny only from `pending`.
  */
 const MOVES: { readonly [S in ConfirmationStatus]: readonly ConfirmationStatus[] } = {
   pending: ['answering', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn', 'evicted'],
-  answering: ['pending', 'verifying', 'approved', 'expired', 'withdrawn'],
-  verifying: ['pending', 'approved', 'expired', 'withdrawn'],
+  answering: ['pending', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn'],
+  verifying: ['pending', 'approved', 'rejected', 'expired', 'withdrawn'],
   approved: [],
   rejected: [],
   expired: [],
@@ -47,7 +47,7 @@ const MOVES: { readonly [S in ConfirmationStatus]: readonly ConfirmationStatus[]
   evicted: [],
 }
 
-/** The `confirm` event each final status emits. */
+/** The coarse `confirm` event type each final status emits. */
 const EVENT_TYPE: { readonly [S in Final]: ConfirmEvent['type'] } = {
   approved: 'approved',
   rejected: 'rejected',
@@ -71,6 +71,8 @@ export interface Ending {
   readonly reason?: string
   /** A question's accepted answer, as its schema parsed it. */
   readonly value?: unknown
+  /** Ended `rejected` by Stop while it waited, not by the person's Deny. */
+  readonly stopped?: true
 }
 
 /** The verifier's answer, after core checked it against this confirmation. */
@@ -162,14 +164,16 @@ export class Confirmation {
   }
 
   /**
-   * Once filed: the waiting call frees its slot and pauses its deadline before `announce` tells
+   * Once filed: the waiting call frees its slot and pauses its deadline before `requested` tells
    * anyone (a listener may answer at once), and a stop while the person decides (signal, Stop,
    * withdrawal) ends the entry unanswered — after the announcement, so `requested` comes first.
    */
-  open(announce: () => void): void {
+  open(): void {
     const { call, kind } = this.#parts
     if (this.#opened || this.#status !== 'pending') return
     this.#opened = true
+    const announce = () =>
+      this.#host.events.emit('confirm', { type: 'requested', status: 'pending', entry: this.entry })
     if (kind === 'deferred') return announce()
     const answered = new Promise<void>((resolve) => (this.#answered = resolve))
     let announced = false
@@ -351,7 +355,9 @@ export class Confirmation {
    */
   withdraw(by: CancelledBy, reason = 'withdrawn'): boolean {
     if (!MOVES[this.#status].includes('withdrawn')) return false
-    void this.#end('withdrawn', deepFreeze(cancelled(by)), undefined, reason)
+    // Stop is a person's no, whatever the entry was doing: it ends `rejected`.
+    if (by === 'operator') void this.#end('rejected', REJECTED, undefined, reason, true)
+    else void this.#end('withdrawn', deepFreeze(cancelled(by)), undefined, reason)
     return true
   }
 
@@ -369,6 +375,7 @@ export class Confirmation {
     outcome: unknown,
     approval?: Approval,
     reason?: string,
+    stopped?: true,
   ): Promise<ToolResult> {
     this.#move(status)
     this.#stop?.abort()
@@ -390,13 +397,36 @@ export class Confirmation {
         ? { status, result, value: outcome }
         : reason === undefined
           ? { status, result }
-          : { status, result, reason }
+          : stopped
+            ? { status, result, reason, stopped }
+            : { status, result, reason }
     this.#resolve(ending)
-    const event: ConfirmEvent = { type: EVENT_TYPE[status], entry: this.entry, result }
+    const event: ConfirmEvent = { type: EVENT_TYPE[status], status, entry: this.entry, result }
     if (approval) event.by = approval.by
     if (approval?.grant !== undefined) event.grant = approval.grant
     if (question && status === 'approved') event.answer = outcome
     this.#host.events.emit('confirm', event)
     return result
   }
+}
+
+/**
+ * A call a person's earlier grant let through asked nobody, so no `Confirmation` was filed; its
+ * `confirm` event, `approved` by `grant` with the entry it would have had, is emitted here with
+ * every other one once the run's result is in.
+ */
+export function announceGranted(
+  events: Emitter,
+  entry: ConfirmationEntry,
+  result: ToolResult,
+  grant: string,
+): void {
+  events.emit('confirm', {
+    type: 'approved',
+    status: 'approved',
+    entry,
+    result,
+    by: 'grant',
+    grant,
+  })
 }

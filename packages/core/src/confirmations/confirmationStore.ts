@@ -1,4 +1,5 @@
 import { deepFreeze, refuse } from '../call/results'
+import { createExpiryTimer } from '../base/expiryTimer'
 import { createSubscribable } from '../events/subscribable'
 import type { Emitter } from '../events/emitter'
 import type {
@@ -14,14 +15,16 @@ import type { CreateGrantList, GrantList } from './grantList'
 
 /** The store plus what only the registry may do. */
 export interface InternalConfirmationStore extends ConfirmationStore {
-  /** Files a confirmation (evicting the oldest past the limit); returns it. */
-  /** Files a confirmation: listed, its call held, `announce` called, then subscribers told. */
-  add(parts: ConfirmationParts, announce: () => void): Confirmation
+  /**
+   * Files a confirmation (evicting the oldest past the limit): listed, its call held, `requested`
+   * emitted, then subscribers told; returns it.
+   */
+  add(parts: ConfirmationParts): Confirmation
   /** The open confirmations, oldest first (a copy: ending one while iterating is safe). */
   open(): Confirmation[]
-  /** The grants people gave with their approvals, once `enableGrants` lent their code. */
+  /** The grants people gave with their approvals, once `grants()` lent their code. */
   readonly grantList: GrantList | undefined
-  /** Makes the grant list with the code `enableGrants` brings (once; later calls keep it). */
+  /** Makes the grant list with the code `grants()` brings (once; later calls keep it). */
   useGrants(create: CreateGrantList): void
 }
 
@@ -30,6 +33,38 @@ const NO_GRANTS: readonly Grant[] = Object.freeze([])
 const EXPIRED = (): ToolResult =>
   deepFreeze(refuse('confirmation_expired', 'This confirmation is unknown, used or expired'))
 const EMPTY: readonly ConfirmationEntry[] = Object.freeze([])
+const NOT_AN_ID = (): ToolResult =>
+  deepFreeze(
+    refuse('confirmation_expired', 'A confirmation id is a string: this one names no entry'),
+  )
+const unknownId = () => {
+  const result = Promise.resolve(NOT_AN_ID())
+  return { taken: result, result }
+}
+
+/** One id of a batch: `known` when it is a string, which alone can name an entry. */
+interface BatchItem {
+  id: string
+  known: boolean
+}
+
+/** The ids a batch was given, read once; a list that throws while read names none. */
+const readList = (ids: unknown): unknown[] => {
+  try {
+    return Array.isArray(ids) ? Array.from(ids as unknown[]) : []
+  } catch {
+    return []
+  }
+}
+
+/** How an answer names an id that is not a string; one whose conversion throws gets a fixed text. */
+const textOf = (id: unknown): string => {
+  try {
+    return String(id)
+  } catch {
+    return '[unreadable id]'
+  }
+}
 
 /**
  * The shared confirmation store: the list of open confirmations, the presenter count and one
@@ -49,7 +84,6 @@ export function createConfirmationStore(options: {
   const listeners = createSubscribable({ report: options.report, label: 'confirmations' })
   let snapshot: readonly ConfirmationEntry[] = EMPTY
   let presenters = 0
-  let timer: ReturnType<typeof setTimeout> | undefined
 
   /** The list and the timer follow the open confirmations (nobody is told yet). */
   const refresh = () => {
@@ -62,27 +96,22 @@ export function createConfirmationStore(options: {
     listeners.notify()
   }
 
-  /** One timer, for the earliest entry still open; none when the list is empty. */
-  const schedule = () => {
-    if (timer !== undefined) clearTimeout(timer)
-    timer = undefined
-    let earliest = Infinity
-    for (const c of open.values()) earliest = Math.min(earliest, c.entry.expiresAt)
-    if (earliest === Infinity) return
-    const delay = Math.max(0, Math.min(earliest - clock(), 2_147_483_647))
-    timer = setTimeout(sweep, delay)
-    ;(timer as { unref?: () => void }).unref?.()
-  }
-
-  // An entry being answered or verified expires too: its answer, when it comes, is refused, and a
-  // passkey prompt still open is closed.
-  const sweep = () => {
-    timer = undefined
-    const at = clock()
-    const due = [...open.values()].filter((c) => c.entry.expiresAt <= at)
-    if (due.length === 0) return schedule()
-    for (const c of due) c.expire()
-  }
+  // One timer, for the earliest entry still open. An entry being answered or verified expires
+  // too: its answer, when it comes, is refused, and a passkey prompt still open is closed.
+  const timer = createExpiryTimer({
+    clock,
+    earliest() {
+      let earliest = Infinity
+      for (const c of open.values()) earliest = Math.min(earliest, c.entry.expiresAt)
+      return earliest
+    },
+    due(at) {
+      const due = [...open.values()].filter((c) => c.entry.expiresAt <= at)
+      if (due.length === 0) return timer.schedule()
+      for (const c of due) c.expire()
+    },
+  })
+  const schedule = () => timer.schedule()
 
   const host: ConfirmationHost = {
     events: options.events,
@@ -95,7 +124,7 @@ export function createConfirmationStore(options: {
     changed,
   }
 
-  // Made by enableGrants. A grant made, used or ended changes what presenters list; the entries'
+  // Made by `grants()`. A grant made, used or ended changes what presenters list; the entries'
   // array stays the same.
   let grantList: GrantList | undefined
 
@@ -105,12 +134,20 @@ export function createConfirmationStore(options: {
    * The distinct ids of a batch in queue order: the open ones as the list holds them, then the
    * others in the order given. Each id is answered once, whatever the batch repeats.
    */
-  const batchOrder = (ids: unknown): string[] => {
-    const given = Array.isArray(ids) ? ids : []
-    const named = new Set(given.map((id) => (typeof id === 'string' ? id : String(id))))
+  const batchOrder = (ids: unknown): BatchItem[] => {
+    const given = readList(ids)
+    const named = new Set(given.filter((id): id is string => typeof id === 'string'))
     const queued = [...open.keys()].filter((id) => named.has(id))
-    const rest = [...named].filter((id) => !open.has(id))
-    return [...queued, ...rest]
+    const rest: BatchItem[] = []
+    const seen = new Set<unknown>(queued)
+    for (const id of given) {
+      if (seen.has(id)) continue
+      seen.add(id)
+      // Only a string names an entry: anything else (a number, an object whose toString could
+      // name another entry or throw) is answered refused under its text, and the batch goes on.
+      rest.push(typeof id === 'string' ? { id, known: true } : { id: textOf(id), known: false })
+    }
+    return [...queued.map((id) => ({ id, known: true })), ...rest]
   }
 
   /**
@@ -127,15 +164,19 @@ export function createConfirmationStore(options: {
   ): Promise<ConfirmationAnswer[]> => {
     const turn = batches.then(async () => {
       const given: { id: string; result: Promise<ToolResult> }[] = []
-      for (const id of batchOrder(ids)) {
-        const { taken, result } = answer(id)
+      for (const { id, known } of batchOrder(ids)) {
+        const { taken, result } = known ? answer(id) : unknownId()
         given.push({ id, result })
         await taken
       }
       return given
     })
-    // `approve` and `reject` never reject, so the chain never breaks.
-    batches = turn
+    // `approve` and `reject` never reject and the order is read without throwing; should anything
+    // still fail, the next batch takes its turn all the same.
+    batches = turn.then(
+      () => undefined,
+      () => undefined,
+    )
     return turn.then((given) =>
       Promise.all(given.map(async ({ id, result }) => ({ id, result: await result }))),
     )
@@ -197,7 +238,7 @@ export function createConfirmationStore(options: {
       }
     },
     hasPresenter: () => presenters > 0,
-    add(parts, announce) {
+    add(parts) {
       const confirmation = new Confirmation(host, parts)
       open.set(confirmation.id, confirmation)
       const max = options.max()
@@ -211,7 +252,7 @@ export function createConfirmationStore(options: {
       // entry announced, and only then are subscribers told: a presenter answering from its
       // notification finds the call waiting, as an answer from the event does.
       refresh()
-      confirmation.open(announce)
+      confirmation.open()
       listeners.notify()
       for (const c of evicted) c.evict()
       return confirmation

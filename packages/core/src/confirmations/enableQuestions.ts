@@ -1,19 +1,16 @@
 import type { Toolmark } from '../types'
-import { prepareQuestion } from './question'
-import { questionSupport } from './questionSupport'
+import { questions } from './questions'
+import { installFeature } from './feature'
+import type { InternalConfirmationStore } from './confirmationStore'
+import { deprecated } from './deprecated'
 
 /**
- * Lets this registry's runs ask the person typed questions (`ctx.ask`): it brings the code that
- * reads a question's schema and checks answers, so a registry whose runs never ask does not
- * bundle it. Call it where you create the registry (`<ConfirmDialog>` then draws the questions);
- * `createTestToolmark`, `replaySession` and the AG-UI session in `interrupt` mode call it for
- * theirs. Until it is called, a run's `ctx.ask` with a presenter mounted is rejected with this fix
- * in development and resolves `invalid_question` in production. Calling it again does nothing.
- *
- * @example
- * const tm = createToolmark()
- * enableQuestions(tm) // runs may ctx.ask; <ConfirmDialog> asks the person
+ * @deprecated Give `questions()` where you create the registry:
+ * `createToolmark({ confirm: { questions: questions({ form: questionForm }) } })`. Kept for one
+ * release; it still lends the question code to `tm` (calling it again does nothing) and warns once
+ * in development.
  */
-export function enableQuestions(tm: Pick<Toolmark, 'confirmations'>): void {
-  questionSupport.set(tm.confirmations, prepareQuestion)
+export function enableQuestions(tm: Pick<Toolmark, 'confirmations'> & { dev?: boolean }): void {
+  deprecated(tm, 'enableQuestions(tm)', 'createToolmark({ confirm: { questions: questions() } })')
+  installFeature(questions(), tm.confirmations as InternalConfirmationStore)
 }

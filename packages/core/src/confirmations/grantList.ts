@@ -1,5 +1,6 @@
 import { deepFreeze, invalid } from '../call/results'
 import { isObject } from '../base/guards'
+import { createExpiryTimer } from '../base/expiryTimer'
 import { randomId } from '../base/ids'
 import { inputJsonSchema } from '../schema/jsonSchema'
 import { redactValue } from '../redaction/redact'
@@ -79,7 +80,7 @@ const view = (held: Held): Grant => {
 const samePins = (a: readonly Pin[], b: readonly Pin[]) =>
   a.length === b.length && a.every((pin, i) => pin.path === b[i].path && pin.key === b[i].key)
 
-/** What makes a grant list: `enableGrants` hands it to a registry's confirmation store. */
+/** What makes a grant list: `grants()` hands it to a registry's confirmation store. */
 export type CreateGrantList = typeof createGrantList
 
 const bad = (path: string, message: string) => ({
@@ -100,37 +101,32 @@ export function createGrantList(options: {
   const { clock } = options
   const held = new Map<string, Held>()
   let snapshot: readonly Grant[] = EMPTY
-  let timer: ReturnType<typeof setTimeout> | undefined
 
   const publish = () => {
     snapshot = held.size === 0 ? EMPTY : Object.freeze([...held.values()].map((h) => h.view))
-    schedule()
+    timer.schedule()
     options.changed()
-  }
-
-  const schedule = () => {
-    if (timer !== undefined) clearTimeout(timer)
-    timer = undefined
-    let earliest = Infinity
-    for (const h of held.values())
-      if (h.expiresAt !== undefined) earliest = Math.min(earliest, h.expiresAt)
-    if (earliest === Infinity) return
-    timer = setTimeout(sweep, Math.max(0, Math.min(earliest - clock(), 2_147_483_647)))
-    ;(timer as { unref?: () => void }).unref?.()
   }
 
   const ended = (h: Held, at: number) => h.expiresAt !== undefined && h.expiresAt <= at
 
-  const sweep = () => {
-    timer = undefined
-    const at = clock()
-    let removed = false
-    for (const h of [...held.values()]) {
-      if (ended(h, at)) removed = held.delete(h.id) || removed
-    }
-    if (removed) publish()
-    else schedule()
-  }
+  const timer = createExpiryTimer({
+    clock,
+    earliest() {
+      let earliest = Infinity
+      for (const h of held.values())
+        if (h.expiresAt !== undefined) earliest = Math.min(earliest, h.expiresAt)
+      return earliest
+    },
+    due(at) {
+      let removed = false
+      for (const h of [...held.values()]) {
+        if (ended(h, at)) removed = held.delete(h.id) || removed
+      }
+      if (removed) publish()
+      else timer.schedule()
+    },
+  })
 
   const list: GrantList = {
     read(record, caller, given) {

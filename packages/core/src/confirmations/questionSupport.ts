@@ -8,7 +8,10 @@ export type PrepareQuestion = (
 ) => PreparedQuestion | { problem: QuestionProblem }
 
 /**
- * The question code lent to a registry's confirmation store by `enableQuestions`: what a run's
+ * The question code lent to a registry's confirmation store by `questions()`: what a run's
  * `ctx.ask` is read and checked with. A registry nobody lent it to bundles none of it.
  */
 export const questionSupport = new WeakMap<object, PrepareQuestion>()
+
+/** The form a presenter answers a store's questions with (`questions({ form })`). */
+export const questionForms = new WeakMap<object, unknown>()

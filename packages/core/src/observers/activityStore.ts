@@ -139,19 +139,14 @@ export function createActivityStore(tm: Toolmark, limit: number): ActivityStore 
           },
         }))
       }),
+      // A call's one result; a deferred call's final outcome comes with its confirmation.
       tm.events.on('result', (event) => {
-        // An approved deferred call reports its run under the same callId: that run is the
-        // outcome; the call's own duration stays the time it took to be filed.
-        commit(event.callId, (record) =>
-          record.status === 'needs_confirmation'
-            ? { ...record, status: event.result.status, result: event.result }
-            : {
-                ...record,
-                status: event.result.status,
-                durationMs: event.durationMs,
-                result: event.result,
-              },
-        )
+        commit(event.callId, (record) => ({
+          ...record,
+          status: event.result.status,
+          durationMs: event.durationMs,
+          result: event.result,
+        }))
       }),
       tm.events.on('confirm', (event) => {
         // A question (`ctx.ask`) is asked inside a run that goes on either way: its answer is not

@@ -1,8 +1,17 @@
 import type { Toolmark } from '../types'
+import { questionForms, questionSupport } from '../confirmations/questionSupport'
 
 /**
- * Whether `enableGrants(tm)` was called on this registry, so its approvals may carry a grant: what
- * a presenter that offers grants checks before it tells the developer why it offers none.
+ * Whether this registry was given `grants()` (or lent it), so its approvals may carry a grant:
+ * what a presenter reads to decide whether it offers one.
  */
 export const grantsEnabled = (tm: Pick<Toolmark, 'confirmations'>): boolean =>
   (tm.confirmations as { grantList?: unknown }).grantList !== undefined
+
+/** Whether this registry's runs may ask questions (`questions()` was given or lent). */
+export const questionsEnabled = (tm: Pick<Toolmark, 'confirmations'>): boolean =>
+  questionSupport.has(tm.confirmations)
+
+/** The form `questions({ form })` gave this registry's presenters, if any. */
+export const questionFormOf = (tm: Pick<Toolmark, 'confirmations'>): unknown =>
+  questionForms.get(tm.confirmations)

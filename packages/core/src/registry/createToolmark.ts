@@ -1,4 +1,5 @@
 import { createCallPipeline } from '../call/callPipeline'
+import { installFeature } from '../confirmations/feature'
 import { createConfirmationStore } from '../confirmations/confirmationStore'
 import { createEmitter } from '../events/emitter'
 import { isAbortSignal, isCaller, isObject } from '../base/guards'
@@ -139,6 +140,8 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     events,
     report: errorEvent,
   })
+  // The optional parts given at creation lend their code before anything is filed.
+  for (const feature of read.features) installFeature(feature, confirmations)
 
   // --- scopes --------------------------------------------------------------------------------
 

@@ -28,7 +28,10 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
     `createToolmark() got an unknown option "${key}": use ${OPTION_KEYS.join(', ')}`,
   dev: () => 'createToolmark({ dev }) takes a boolean',
   jsonSchema: () => 'createToolmark({ jsonSchema }) takes a function (schema) => JSON Schema',
-  confirm: () => 'createToolmark({ confirm }) takes { inapp?, test?, verifier?, origin?, rpId? }',
+  confirm: () =>
+    'createToolmark({ confirm }) takes { inapp?, test?, verifier?, origin?, rpId?, grants?, questions? }',
+  'confirm feature': (key) =>
+    `confirm.${key} must come from ${key}() of @toolmark/core, which brings its code`,
   'confirm verifier': () =>
     'confirm.verifier must come from passkeyVerifier() or webauthnVerifier(ask) of @toolmark/core/passkey, which bring the challenge and the checks of what it gives',
   'confirm text': (key) => `confirm.${key} must be a string`,
@@ -120,7 +123,7 @@ const TEXTS: Record<string, (a: string, b: string, c: string) => string> = {
   'check threw': (name) => `The check of "${name}" threw`,
   'summary threw': (name) => `The summary or confirmation of "${name}" threw`,
   'questions not enabled': (name) =>
-    `ctx.ask() in "${name}" needs the question code: call enableQuestions(tm) from @toolmark/core where you create the registry`,
+    `ctx.ask() in "${name}" needs the question code: give createToolmark({ confirm: { questions: questions() } }) from @toolmark/core`,
   'question request': (name) => `ctx.ask() in "${name}" takes { prompt, schema }`,
   'question prompt': (name) =>
     `ctx.ask() in "${name}" needs a prompt: the question, in words for the person`,

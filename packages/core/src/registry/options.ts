@@ -1,7 +1,15 @@
 import { isObject, own } from '../base/guards'
 import type { Problem } from '../base/problem'
 import type { JsonSchemaConverter } from '../schema/jsonSchema'
-import type { ConfirmMode, FilesOptions, Limits, Verifier, VerifyOptions } from '../types'
+import { isFeature } from '../confirmations/feature'
+import type {
+  ConfirmFeature,
+  ConfirmMode,
+  FilesOptions,
+  Limits,
+  Verifier,
+  VerifyOptions,
+} from '../types'
 
 /** Every limit's default (DESIGN §3.9). */
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
@@ -32,6 +40,8 @@ export interface ReadOptions {
   confirm: { inapp: ConfirmMode; test: ConfirmMode }
   /** Step-up verification: the verifier and what assertions must match. */
   verification: VerifyOptions
+  /** The optional parts of the confirmations given (`grants()`, `questions()`). */
+  features: ConfirmFeature[]
   /** The valid limits given, the defaults for the others (fail closed). */
   limits: Readonly<Limits>
   converter: JsonSchemaConverter | undefined
@@ -119,9 +129,13 @@ export function readOptions(options: unknown): ReadOptions {
   const confirm = own(o, 'confirm')
   if (confirm !== undefined && !isObject(confirm)) problems.push(['confirm'])
   const verification: VerifyOptions = {}
+  const features: ConfirmFeature[] = []
   if (confirm !== undefined && isObject(confirm)) {
     for (const [key, value] of Object.entries(confirm)) {
-      if (key === 'verifier') {
+      if (key === 'grants' || key === 'questions') {
+        if (isFeature(value, key)) features.push(value)
+        else if (value !== undefined) problems.push(['confirm feature', key])
+      } else if (key === 'verifier') {
         if (isVerifier(value)) verification.verifier = value
         else if (value !== undefined) problems.push(['confirm verifier'])
       } else if (key === 'origin' || key === 'rpId') {
@@ -157,6 +171,7 @@ export function readOptions(options: unknown): ReadOptions {
     policy: own(o, 'policy'),
     confirm: { inapp: modeOf('inapp'), test: modeOf('test') },
     verification,
+    features,
     limits: Object.freeze(limits),
     converter: typeof jsonSchema === 'function' ? (jsonSchema as JsonSchemaConverter) : undefined,
     files: readFiles(own(o, 'files'), problems),

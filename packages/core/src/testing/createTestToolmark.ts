@@ -1,6 +1,7 @@
 import { createToolmark } from '../registry/createToolmark'
-import { enableQuestions } from '../confirmations/enableQuestions'
-import { enableGrants } from '../confirmations/enableGrants'
+import { lendFeature } from '../confirmations/feature'
+import { grants } from '../confirmations/grants'
+import { questions } from '../confirmations/questions'
 import { reportError } from '../events/reportError'
 import type {
   CallEvent,
@@ -74,8 +75,8 @@ export function createTestToolmark(options: TestToolmarkOptions = {}): TestToolm
   const { answer: initial, ...rest } = options
   const tm = createToolmark(rest)
   // A test registry answers questions and gives grants like a dialog would.
-  enableQuestions(tm)
-  enableGrants(tm)
+  lendFeature(tm, questions())
+  lendFeature(tm, grants())
   const calls: CallEvent[] = []
   const results: ResultEvent[] = []
   const confirmations: ConfirmEvent[] = []

@@ -1,4 +1,22 @@
-import type { Caller, ConfirmMode, FieldChange, GrantOptions, Toolmark, ToolResult } from '../types'
+import type {
+  Caller,
+  ConfirmEvent,
+  ConfirmMode,
+  ConfirmStatus,
+  FieldChange,
+  GrantOptions,
+  Toolmark,
+  ToolResult,
+} from '../types'
+
+/** What each way a confirmation ends is replayed as. */
+const DECISION = {
+  approved: 'approve',
+  rejected: 'reject',
+  withdrawn: 'withdrawn',
+  expired: 'expired',
+  evicted: 'expired',
+} as const
 
 /** The version of the recording format; `replaySession` reads this one. */
 export const RECORDING_VERSION = 1
@@ -39,6 +57,19 @@ export interface SessionRecording {
   text(): string
   /** Stops recording; the lines stay. */
   stop(): void
+}
+
+/**
+ * The outcome of a deferred call a person approved, from the confirmation's `approved` event:
+ * the call's own `result` event was its `needs_confirmation`, so this is where its run's result
+ * is told. Recordings keep it as that call's next `result` line, as `human`.
+ */
+export function approvedRunResult(event: ConfirmEvent): ToolResult | undefined {
+  const { status, entry, by, result } = event
+  if (status !== 'approved' || entry.mode !== 'deferred' || entry.question || by === 'grant') {
+    return undefined
+  }
+  return result
 }
 
 /**
@@ -89,10 +120,21 @@ export function recordSession(tm: Toolmark): SessionRecording {
           : e.result
       write({ type: 'result', callId: callIdOf(e.callId), tool: e.tool, caller: e.caller, result })
     }),
-    tm.events.on('confirm', ({ type, entry, result, by, grant, answer }) => {
+    tm.events.on('confirm', (event) => {
+      const { type, status, entry, by, grant, answer } = event
       // A call a grant covered asked nobody: the approval that gave the grant is the answer.
       if (by === 'grant') return
       const confirmId = confirmIdOf(entry.id)
+      const ran = approvedRunResult(event)
+      if (ran) {
+        write({
+          type: 'result',
+          callId: callIdOf(entry.callId),
+          tool: entry.tool,
+          caller: 'human',
+          result: ran,
+        })
+      }
       if (type === 'requested') {
         const line: RecordedLine = {
           type: 'confirm',
@@ -110,14 +152,7 @@ export function recordSession(tm: Toolmark): SessionRecording {
         write({ type: 'answer', confirmId, decision: 'answer', value: answer })
         return
       }
-      const decision =
-        type === 'approved'
-          ? 'approve'
-          : type === 'expired'
-            ? 'expired'
-            : result?.status === 'cancelled' && result.by !== 'operator'
-              ? 'withdrawn'
-              : 'reject'
+      const decision = DECISION[status as Exclude<ConfirmStatus, 'pending'>]
       const given =
         grant === undefined ? undefined : tm.confirmations.grants().find((g) => g.id === grant)
       if (given) {

@@ -1,7 +1,8 @@
 import type { ConfirmationEntry, Toolmark, ToolResult } from '../types'
-import { RECORDING_VERSION, type RecordedLine } from './recordSession'
-import { enableQuestions } from '../confirmations/enableQuestions'
-import { enableGrants } from '../confirmations/enableGrants'
+import { RECORDING_VERSION, approvedRunResult, type RecordedLine } from './recordSession'
+import { lendFeature } from '../confirmations/feature'
+import { grants } from '../confirmations/grants'
+import { questions } from '../confirmations/questions'
 
 /** Options of `replaySession`. */
 export interface ReplayOptions {
@@ -204,18 +205,22 @@ export async function replaySession(
   const poke = () => {
     for (const waiter of [...waiters]) waiter()
   }
+  /** A call's next result: its `result` event, or an approved deferred run's outcome. */
+  const resultOf = (callId: string, result: ToolResult) => {
+    const list = resultsByCall.get(callId) ?? []
+    list.push(result)
+    resultsByCall.set(callId, list)
+    poke()
+  }
   let lastCallId: string | undefined
   const offs = [
     tm.events.on('call', (e) => {
       lastCallId = e.callId
     }),
-    tm.events.on('result', (e) => {
-      const list = resultsByCall.get(e.callId) ?? []
-      list.push(e.result)
-      resultsByCall.set(e.callId, list)
-      poke()
-    }),
+    tm.events.on('result', (e) => resultOf(e.callId, e.result)),
     tm.events.on('confirm', (e) => {
+      const ran = approvedRunResult(e)
+      if (ran) resultOf(e.entry.callId, ran)
       if (e.type !== 'requested') return
       const list = confirmsByCall.get(e.entry.callId) ?? []
       list.push(e.entry)
@@ -225,8 +230,8 @@ export async function replaySession(
     tm.subscribe(poke),
   ]
   // The recording's answers are given to the page's questions, and its grants given again.
-  enableQuestions(tm)
-  enableGrants(tm)
+  lendFeature(tm, questions())
+  lendFeature(tm, grants())
   const detachPresenter = tm.confirmations.attachPresenter()
 
   /** Resolves with `read()` once it is defined, or undefined after the timeout. */

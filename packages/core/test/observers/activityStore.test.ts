@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import {
   createToolmark,
-  enableQuestions,
+  questions,
   ok,
   type ErrorEvent,
   type ToolResult,
@@ -204,8 +204,7 @@ describe('createActivityStore', () => {
   })
 
   it('does not take a question for an approval: the call runs on and ends with its own result', async () => {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.confirmations.attachPresenter()
     tm.register({
       name: 'file',

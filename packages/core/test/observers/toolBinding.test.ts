@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import {
   createToolmark,
-  enableGrants,
+  grants,
   ok,
   type ErrorEvent,
   type ToolDefinition,
@@ -310,8 +310,9 @@ describe('createToolBinding', () => {
 
 describe('createToolBinding safety settings', () => {
   it('registers a declared grant: false and verify: true as they are, and again when they change', async () => {
-    const tm = createToolmark({ confirm: { verifier: webauthnVerifier(async () => undefined) } })
-    enableGrants(tm)
+    const tm = createToolmark({
+      confirm: { grants: grants(), verifier: webauthnVerifier(async () => undefined) },
+    })
     const close = (extra: Partial<ToolDefinition>): ToolDefinition => ({
       name: 'close',
       description: 'Closes a ticket',

@@ -1,18 +1,14 @@
 import { z } from 'zod'
-import {
-  createToolmark,
-  enableGrants,
-  enableQuestions,
-  ok,
-  refuse,
-  type Toolmark,
-} from '../../src/index'
+import { createToolmark, questions, grants, ok, refuse, type Toolmark } from '../../src/index'
 import { recordSession, replaySession, ReplayError } from '../../src/testing'
 
 /** A small helpdesk: search, close (consequential), and a login whose password is sensitive. */
-function helpdesk(options: { closeFails?: boolean; title?: string } = {}): Toolmark {
-  const tm = createToolmark()
-  enableQuestions(tm)
+function helpdesk(
+  options: { closeFails?: boolean; title?: string; grants?: boolean } = {},
+): Toolmark {
+  const tm = createToolmark({
+    confirm: { questions: questions(), ...(options.grants ? { grants: grants() } : {}) },
+  })
   const tickets = [
     { id: 1, title: options.title ?? 'Printer jammed', status: 'open' },
     { id: 2, title: 'VPN drops', status: 'open' },
@@ -112,6 +108,9 @@ describe('replaySession', () => {
     const page = helpdesk()
     const results: string[] = []
     page.events.on('result', (e) => results.push(`${e.tool}:${e.caller}:${e.result.status}`))
+    page.events.on('confirm', (e) => {
+      if (e.status === 'approved') results.push(`${e.entry.tool}:human:${e.result?.status}`)
+    })
     const report = await replaySession(page, recording.text())
 
     expect(report).toEqual({ calls: 4, results: 5, answers: 2 })
@@ -160,8 +159,7 @@ describe('replaySession', () => {
 
   it('replays overlapping calls overlapping, and waits for a result a later call followed', async () => {
     const build = () => {
-      const tm = createToolmark()
-      enableQuestions(tm)
+      const tm = createToolmark({ confirm: { questions: questions() } })
       let open!: () => void
       const gate = new Promise<void>((r) => (open = r))
       // `wait` finishes only once `open` has been called: a replay that ran them one after the
@@ -252,8 +250,7 @@ describe('recording grants', () => {
       })
       await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
     }
-    const tm = helpdesk()
-    enableGrants(tm)
+    const tm = helpdesk({ grants: true })
     const recording = recordSession(tm)
     await play(tm)
     recording.stop()
@@ -286,8 +283,7 @@ describe('recording grants', () => {
 describe('recordSession with a question', () => {
   /** A page whose tool asks which priority to file with, and files it. */
   function asking(): Toolmark {
-    const tm = createToolmark()
-    enableQuestions(tm)
+    const tm = createToolmark({ confirm: { questions: questions() } })
     tm.register({
       name: 'tickets.file',
       description: 'Files a ticket, asking for its priority',

@@ -1,0 +1,145 @@
+import type { Call } from '../call/call'
+import type { Confirmation, ConfirmationParts } from './confirmation'
+import type { InternalConfirmationStore } from './confirmationStore'
+import { isObject } from '../base/guards'
+import { redactChanges } from '../redaction/redact'
+import { deepFreeze, invalid, toolFailed } from '../call/results'
+import type { Validated } from '../schema/standardSchema'
+import type { RegistryInternals } from '../registry/toolRecord'
+import type { QuestionAnswer } from '../types'
+import type { Checked } from '../call/validateInput'
+import { isChange, makeEntry, verifiesInRun, type Prepared } from './prepareConfirmation'
+import { questionSupport } from './questionSupport'
+
+export interface ConfirmAnswer {
+  approved: boolean
+  reason?: string
+}
+
+/** Why a run's question or `ctx.confirm` ended when the last presenter went away. */
+export const NO_PRESENTER = 'no_presenter'
+/** Why a `verify: true` run's `ctx.confirm` was refused on a registry without a verifier. */
+const NO_VERIFIER = 'no_verifier'
+
+/** What a run's own confirmations need of the flow: the registry, the store, and filing. */
+export interface FlowParts {
+  readonly internals: RegistryInternals
+  readonly confirmations: InternalConfirmationStore
+  file(parts: Omit<ConfirmationParts, 'verify'>): Confirmation
+}
+
+/** `ctx.confirm` inside a run. */
+export async function askInRun(
+  flow: FlowParts,
+  call: Call,
+  request: unknown,
+): Promise<ConfirmAnswer> {
+  const { internals, confirmations } = flow
+  if (call.abortedBy || call.phase !== 'running') {
+    return { approved: false, reason: 'cancelled' }
+  }
+  if (!confirmations.hasPresenter()) return { approved: false, reason: 'no_presenter' }
+  // Nothing to ask the passkey with: fail closed, as the tool's own calls do.
+  if (!internals.verification.verifier && verifiesInRun(internals, call)) {
+    return { approved: false, reason: NO_VERIFIER }
+  }
+  const { record } = call
+  const req = isObject(request) ? request : {}
+  const prepared: Prepared = {
+    summary: typeof req.summary === 'string' ? req.summary : (record.def.title ?? record.name),
+  }
+  if (Array.isArray(req.changes)) {
+    prepared.changes = redactChanges(req.changes.filter(isChange), record.sensitive)
+  }
+  const entry = makeEntry(internals, confirmations, call, undefined, prepared, 'inline', false)
+  const ending = await flow.file({ entry, kind: 'ask', call, value: undefined }).ended
+  if (ending.status === 'approved') return { approved: true }
+  if (ending.status === 'expired' || ending.status === 'evicted') {
+    return { approved: false, reason: 'expired' }
+  }
+  return ending.reason === undefined
+    ? { approved: false }
+    : { approved: false, reason: ending.reason }
+}
+
+/**
+ * Checks a question's answer with its schema. A validator that throws is the tool's own bug: an
+ * `error` event, and a generic error for the one answering (the entry stays pending).
+ */
+function checkAnswer(
+  internals: RegistryInternals,
+  call: Call,
+  validate: (value: unknown) => Validated<unknown> | Promise<Validated<unknown>>,
+) {
+  const conclude = (v: Validated<unknown>): Checked =>
+    'issues' in v ? { result: deepFreeze(invalid(v.issues)) } : { value: v.value }
+  const failed = (cause: unknown): Checked => {
+    internals.toolError('tool_threw', call, cause, 'question validator threw')
+    return { result: toolFailed() }
+  }
+  return async (value: unknown): Promise<Checked> => {
+    try {
+      return conclude(await validate(value))
+    } catch (cause) {
+      return failed(cause)
+    }
+  }
+}
+
+/** `ctx.ask` inside a run: a typed question, answered with `answer(id, value)`. */
+export async function questionInRun(
+  flow: FlowParts,
+  call: Call,
+  request: unknown,
+): Promise<QuestionAnswer> {
+  const { internals, confirmations } = flow
+  const { record } = call
+  // Undefined until `questions()` lent the question code to this registry.
+  const prepared = questionSupport.get(confirmations)?.(request, internals.converter)
+  if (prepared && 'problem' in prepared) {
+    // Development throws here, so the run's `await ctx.ask(…)` rejects with the fix.
+    const [detail, ...words] = prepared.problem
+    internals.misconfigured('question_invalid', [detail, record.name, ...words], record.name)
+    return { answered: false, reason: 'invalid_question' }
+  }
+  if (call.abortedBy || call.phase !== 'running') return { answered: false, reason: 'cancelled' }
+  if (!confirmations.hasPresenter() && call.hooks?.showsQuestions !== true) {
+    return { answered: false, reason: 'no_presenter' }
+  }
+  if (!prepared) {
+    // A presenter is there, and the registry has no `questions()` (development says so).
+    internals.misconfigured('question_invalid', ['questions not enabled', record.name], record.name)
+    return { answered: false, reason: 'invalid_question' }
+  }
+  const { spec } = prepared
+  const entry = makeEntry(
+    internals,
+    confirmations,
+    call,
+    undefined,
+    { summary: spec.prompt, question: spec },
+    'inline',
+    false,
+  )
+  const ending = await flow.file({
+    entry,
+    kind: 'ask',
+    call,
+    value: undefined,
+    question: checkAnswer(internals, call, prepared.validate),
+  }).ended
+  switch (ending.status) {
+    case 'approved':
+      return { answered: true, value: ending.value }
+    case 'rejected':
+      return ending.stopped
+        ? { answered: false, reason: 'cancelled' }
+        : { answered: false, reason: 'declined' }
+    case 'withdrawn':
+      return ending.reason === NO_PRESENTER
+        ? { answered: false, reason: 'no_presenter' }
+        : { answered: false, reason: 'cancelled' }
+    default:
+      return { answered: false, reason: 'expired' }
+  }
+}
