@@ -1,4 +1,7 @@
+import { addOrigins, parseInteger, readFlags } from './argv'
 import { DEFAULT_PROGRESS_INTERVAL_MS } from './progressReporter'
+
+export { normalizeOrigin } from './argv'
 
 /** Default loopback port of the pairing WebSocket. */
 export const DEFAULT_PORT = 17840
@@ -51,29 +54,6 @@ The server speaks MCP on stdin/stdout; diagnostics and the pairing code go to st
 `
 
 /**
- * Normalizes an `--allow-origin` value to an origin, or returns undefined when it is not one.
- * Only http(s) origins without path, query, fragment or credentials are accepted.
- */
-export function normalizeOrigin(value: string): string | undefined {
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    return undefined
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
-  if (url.username || url.password || url.search || url.hash) return undefined
-  if (url.pathname !== '/') return undefined
-  return url.origin
-}
-
-function parseInteger(value: string, min: number, max: number): number | undefined {
-  if (!/^\d+$/.test(value)) return undefined
-  const n = Number(value)
-  return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined
-}
-
-/**
  * Reads the CLI flags (`process.argv.slice(2)`). Accepts `--flag value` and `--flag=value`;
  * `--allow-origin` takes one or more values.
  */
@@ -83,88 +63,49 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
   let callTimeoutMs = DEFAULT_CALL_TIMEOUT_MS
   let progressIntervalMs = DEFAULT_PROGRESS_INTERVAL_MS
   let sawOriginFlag = false
+  const error = (message: string): ParsedArgs => ({ kind: 'error', message })
 
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1
-    const flag = eq === -1 ? arg : arg.slice(0, eq)
-    const inline = eq === -1 ? undefined : arg.slice(eq + 1)
-    const takeValue = (): string | undefined => {
-      if (inline !== undefined) return inline
-      const next = argv[i + 1]
-      if (next === undefined || next.startsWith('-')) return undefined
-      i++
-      return next
-    }
-
+  for (const { arg, flag, inline, value, values } of readFlags(argv)) {
     switch (flag) {
       case '-h':
       case '--help':
-        if (inline !== undefined) return { kind: 'error', message: `${flag} takes no value` }
-        return { kind: 'help' }
+        return inline === undefined ? { kind: 'help' } : error(`${flag} takes no value`)
       case '-v':
       case '--version':
-        if (inline !== undefined) return { kind: 'error', message: `${flag} takes no value` }
-        return { kind: 'version' }
+        return inline === undefined ? { kind: 'version' } : error(`${flag} takes no value`)
       case '--allow-origin': {
         sawOriginFlag = true
-        const values: string[] = []
-        if (inline !== undefined) values.push(...inline.split(','))
-        else
-          while (argv[i + 1] !== undefined && !argv[i + 1].startsWith('-')) values.push(argv[++i])
-        if (values.length === 0) return { kind: 'error', message: '--allow-origin needs an origin' }
-        for (const value of values) {
-          const origin = normalizeOrigin(value.trim())
-          if (!origin) {
-            return {
-              kind: 'error',
-              message: `--allow-origin: "${value}" is not an origin (use scheme://host[:port])`,
-            }
-          }
-          if (!allowOrigins.includes(origin)) allowOrigins.push(origin)
-        }
+        const problem = addOrigins(values(), allowOrigins)
+        if (problem) return error(problem)
         break
       }
       case '--port': {
-        const value = takeValue()
-        const n = value === undefined ? undefined : parseInteger(value, 0, 65_535)
-        if (n === undefined)
-          return { kind: 'error', message: '--port needs a number from 0 to 65535' }
+        const n = parseInteger(value(), 0, 65_535)
+        if (n === undefined) return error('--port needs a number from 0 to 65535')
         port = n
         break
       }
       case '--call-timeout': {
-        const value = takeValue()
-        const n = value === undefined ? undefined : parseInteger(value, 1, 2_147_483_647)
-        if (n === undefined) {
-          return {
-            kind: 'error',
-            message: '--call-timeout needs a positive number of milliseconds',
-          }
-        }
+        const n = parseInteger(value(), 1, 2_147_483_647)
+        if (n === undefined) return error('--call-timeout needs a positive number of milliseconds')
         callTimeoutMs = n
         break
       }
       case '--progress-interval': {
-        const value = takeValue()
-        const n = value === undefined ? undefined : parseInteger(value, 0, 2_147_483_647)
+        const n = parseInteger(value(), 0, 2_147_483_647)
         if (n === undefined) {
-          return {
-            kind: 'error',
-            message: '--progress-interval needs a number of milliseconds (0 turns it off)',
-          }
+          return error('--progress-interval needs a number of milliseconds (0 turns it off)')
         }
         progressIntervalMs = n
         break
       }
       default:
-        return {
-          kind: 'error',
-          message: arg.startsWith('-') ? `unknown option ${flag}` : `unexpected argument "${arg}"`,
-        }
+        return error(
+          arg.startsWith('-') ? `unknown option ${flag}` : `unexpected argument "${arg}"`,
+        )
     }
   }
 
-  if (!sawOriginFlag) return { kind: 'error', message: '--allow-origin is required' }
+  if (!sawOriginFlag) return error('--allow-origin is required')
   return { kind: 'run', options: { allowOrigins, port, callTimeoutMs, progressIntervalMs } }
 }

@@ -1,5 +1,5 @@
 import { LINT_RULE_IDS, type LintOptions, type LintRuleId } from '@toolmark/core/lint'
-import { normalizeOrigin } from '../args'
+import { addOrigins, parseInteger, readFlags } from '../argv'
 
 /** The one-line usage printed with every flag error. */
 export const LINT_USAGE =
@@ -50,55 +50,29 @@ Exit codes: 0 no errors, 1 errors (or too many warnings), 2 unreadable input, a 
 no tools, or bad flags.
 `
 
-function parseInteger(value: string | undefined, min: number, max: number): number | undefined {
-  if (value === undefined || !/^\d+$/.test(value)) return undefined
-  const n = Number(value)
-  return Number.isSafeInteger(n) && n >= min && n <= max ? n : undefined
-}
-
 /** Reads the flags (`process.argv.slice(2)`); never throws. */
 export function parseLintArgs(argv: readonly string[]): ParsedLintArgs {
   const options: LintCliOptions = { allowOrigins: [], format: 'text', lint: {}, timeoutMs: 30_000 }
   const rules: Partial<Record<LintRuleId, 'error' | 'warning' | 'off'>> = {}
   const error = (message: string): ParsedLintArgs => ({ kind: 'error', message })
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1
-    const flag = eq === -1 ? arg : arg.slice(0, eq)
-    const inline = eq === -1 ? undefined : arg.slice(eq + 1)
-    const takeValue = (): string | undefined => {
-      if (inline !== undefined) return inline
-      const next = argv[i + 1]
-      if (next === undefined || next.startsWith('--')) return undefined
-      i++
-      return next
-    }
+  for (const { arg, flag, value: next, values } of readFlags(argv)) {
     switch (flag) {
       case '-h':
       case '--help':
         return { kind: 'help' }
       case '--listen': {
-        const port = parseInteger(takeValue(), 0, 65_535)
+        const port = parseInteger(next(), 0, 65_535)
         if (port === undefined) return error('--listen needs a port from 0 to 65535')
         options.listen = port
         break
       }
       case '--allow-origin': {
-        const values: string[] = []
-        if (inline !== undefined) values.push(...inline.split(','))
-        else
-          while (argv[i + 1] !== undefined && !argv[i + 1].startsWith('-')) values.push(argv[++i])
-        if (values.length === 0) return error('--allow-origin needs an origin')
-        for (const value of values) {
-          const origin = normalizeOrigin(value.trim())
-          if (!origin)
-            return error(`--allow-origin: "${value}" is not an origin (scheme://host[:port])`)
-          options.allowOrigins.push(origin)
-        }
+        const problem = addOrigins(values(), options.allowOrigins)
+        if (problem) return error(problem)
         break
       }
       case '--format': {
-        const value = takeValue()
+        const value = next()
         if (value !== 'text' && value !== 'json' && value !== 'sarif') {
           return error('--format is text, json or sarif')
         }
@@ -106,7 +80,7 @@ export function parseLintArgs(argv: readonly string[]): ParsedLintArgs {
         break
       }
       case '--rule': {
-        const value = takeValue() ?? ''
+        const value = next() ?? ''
         const match = /^([a-z-]+)=(error|warning|off)$/.exec(value)
         if (!match) return error(`--rule needs <id>=error|warning|off, got "${value}"`)
         if (!(LINT_RULE_IDS as readonly string[]).includes(match[1])) {
@@ -116,19 +90,19 @@ export function parseLintArgs(argv: readonly string[]): ParsedLintArgs {
         break
       }
       case '--signature-budget': {
-        const n = parseInteger(takeValue(), 1, 1_000_000)
+        const n = parseInteger(next(), 1, 1_000_000)
         if (n === undefined) return error('--signature-budget needs a positive number')
         options.lint.signatureBudget = n
         break
       }
       case '--max-warnings': {
-        const n = parseInteger(takeValue(), 0, 1_000_000)
+        const n = parseInteger(next(), 0, 1_000_000)
         if (n === undefined) return error('--max-warnings needs a number')
         options.maxWarnings = n
         break
       }
       case '--timeout': {
-        const n = parseInteger(takeValue(), 1, 3_600_000)
+        const n = parseInteger(next(), 1, 3_600_000)
         if (n === undefined) return error('--timeout needs a number of milliseconds')
         options.timeoutMs = n
         break
