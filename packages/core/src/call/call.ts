@@ -6,14 +6,18 @@ import { deepFreeze, normalizeResult, type ResultProblem } from './results'
 import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
 import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
 import type { Checked } from './validateInput'
+import {
+  ALLOWED,
+  CHECKING,
+  CONFIRMING,
+  PHASES,
+  QUEUED,
+  RUNNING,
+  SETTLED,
+  type Phase,
+} from './phases'
 
-/**
- * Where a call is. `checking`: its input is being validated; `queued`: it waits for its scope's
- * slot, or holds it while `check` runs and its confirmation is built; `confirming`: a person
- * decides (the slot is free meanwhile); `running`: `run` holds the slot; `settled`: its one result
- * is out. Access withdrawn before `running` cancels the call (`policy`).
- */
-export type Phase = 'checking' | 'queued' | 'confirming' | 'running' | 'settled'
+export type { Phase } from './phases'
 
 /**
  * What an adapter in core (the AG-UI session) learns about, and lends to, a call it starts; passed
@@ -37,38 +41,6 @@ export interface CallHooks {
    */
   moved?(phase: Phase): void
 }
-
-/**
- * Every move a call may make, from → to. A move that is not here is a bug in the pipeline: it
- * throws, naming the move, and the pipeline answers that call `error` (`internal_error`). A call
- * that is settled already makes no move at all (a step that was under way when it was stopped).
- */
-const MOVES: { readonly [From in Phase]: readonly Phase[] } = {
-  // queued: in line or in the slot; running: a free slot, nothing to check or confirm;
-  // settled: refused, invalid, stopped, or `busy`.
-  checking: ['queued', 'running', 'settled'],
-  // confirming: a person is asked (inline); settled: `check` said no, or a deferred
-  // confirmation answered `needs_confirmation`, or stopped.
-  queued: ['running', 'confirming', 'settled'],
-  // queued: approved, back in line ahead of calls not started; settled: denied, expired, stopped.
-  confirming: ['queued', 'settled'],
-  running: ['settled'],
-  settled: [],
-}
-
-// Each phase's place in `PHASES`: a call keeps its phase as its place, so checking a move is an
-// array read and a bit test, with no string compared (bench/call.mjs, see docs/performance.md).
-const CHECKING = 0
-const QUEUED = 1
-const CONFIRMING = 2
-const RUNNING = 3
-const SETTLED = 4
-const PHASES: readonly Phase[] = ['checking', 'queued', 'confirming', 'running', 'settled']
-
-/** `MOVES` as bits, derived once: bit `to` of `ALLOWED[from]` allows from → to (places). */
-const ALLOWED: readonly number[] = PHASES.map((from) =>
-  MOVES[from].reduce((bits, to) => bits | (1 << PHASES.indexOf(to)), 0),
-)
 
 /**
  * What a call waits on, and what the wait does to it (`Call#wait`):
