@@ -175,7 +175,7 @@ const FLOORS = [
   {
     of: 'provider-useTool',
     without: 'any confirmation code (the flow, one confirmation, the store)',
-    stub: /@toolmark\/core\/dist\/confirmations\/(confirmFlow|confirmation|confirmationStore|inRunAsks|prepareConfirmation|verifyApproval)\.js$/,
+    stub: /@toolmark\/core\/dist\/(call\/(confirmFlow|inRunAsks|prepareConfirmation|verifyApproval)|confirmations\/(confirmation|confirmationStore))\.js$/,
   },
   {
     of: 'typical',

@@ -1,9 +1,9 @@
 import { Call, type Waited } from '../src/call/call'
-import { deepFreeze, ok, cancelled } from '../src/call/results'
-import { createScopeQueue } from '../src/call/scopeQueue'
+import { deepFreeze, ok, cancelled } from '../src/base/results'
+import { createScopeQueue } from '../src/tool/scopeQueue'
 import { createEmitter } from '../src/events/emitter'
 import { DEFAULT_LIMITS } from '../src/registry/options'
-import type { RegistryInternals, ToolRecord } from '../src/registry/toolRecord'
+import type { RegistryInternals, ToolRecord } from '../src/tool/toolRecord'
 import type { ToolResult } from '../src/types'
 
 /** A `Call` on its own: the parts of a registry it reads, and one tool in its own scope. */

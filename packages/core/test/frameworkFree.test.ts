@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -27,15 +27,15 @@ const importSpecifiers = (source: string): string[] => {
   return found
 }
 
-/** The import cycles among the sources under `dir` (relative imports, type imports included). */
-function importCycles(dir: string): string[] {
+/** Each source under `dir` with the sources it imports (relative imports, type imports included). */
+function importGraph(dir: string): Map<string, string[]> {
   const files = sourceFiles(dir)
   const resolve = (from: string, specifier: string): string | undefined => {
     // `./x.js` names `./x.ts` in sources compiled for Node.
     const base = path.resolve(path.dirname(from), specifier).replace(/\.js$/, '')
     return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')].find((f) => files.includes(f))
   }
-  const graph = new Map(
+  return new Map(
     files.map((file) => [
       file,
       importSpecifiers(readFileSync(file, 'utf8'))
@@ -44,23 +44,56 @@ function importCycles(dir: string): string[] {
         .filter((f): f is string => f !== undefined),
     ]),
   )
+}
+
+/** The loops of a graph, each as its nodes from the first back to it. */
+function loopsOf(graph: Map<string, readonly string[]>, name: (node: string) => string): string[] {
   const cycles: string[] = []
   const state = new Map<string, 'visiting' | 'done'>()
   const stack: string[] = []
-  const visit = (file: string) => {
-    state.set(file, 'visiting')
-    stack.push(file)
-    for (const next of graph.get(file) ?? []) {
+  const visit = (node: string) => {
+    state.set(node, 'visiting')
+    stack.push(node)
+    for (const next of graph.get(node) ?? []) {
       if (state.get(next) === 'visiting') {
         const loop = stack.slice(stack.indexOf(next)).concat(next)
-        cycles.push(loop.map((f) => path.relative(dir, f)).join(' → '))
+        cycles.push(loop.map(name).join(' → '))
       } else if (!state.has(next)) visit(next)
     }
     stack.pop()
-    state.set(file, 'done')
+    state.set(node, 'done')
   }
-  for (const file of files) if (!state.has(file)) visit(file)
+  for (const node of graph.keys()) if (!state.has(node)) visit(node)
   return cycles
+}
+
+/** The import cycles among the sources under `dir` (relative imports, type imports included). */
+const importCycles = (dir: string): string[] =>
+  loopsOf(importGraph(dir), (f) => path.relative(dir, f))
+
+/**
+ * The loops between the folders under `dir`: a folder imports another when any of its files
+ * does. A file at the top is a layer of its own (`types.ts`), except the entry (`index.ts`),
+ * which imports every layer and is imported by none.
+ */
+function folderLoops(dir: string): string[] {
+  const layerOf = (file: string): string | undefined => {
+    const parts = path.relative(dir, file).split(path.sep)
+    if (parts.length > 1) return `${parts[0]}/`
+    return parts[0] === 'index.ts' ? undefined : parts[0]
+  }
+  const layers = new Map<string, Set<string>>()
+  for (const [file, imports] of importGraph(dir)) {
+    const from = layerOf(file)
+    if (from === undefined) continue
+    const out = layers.get(from) ?? new Set<string>()
+    layers.set(from, out)
+    for (const target of imports) {
+      const to = layerOf(target)
+      if (to !== undefined && to !== from) out.add(to)
+    }
+  }
+  return loopsOf(new Map([...layers].map(([k, v]) => [k, [...v].sort()])), (layer) => layer)
 }
 
 const repoDir = path.resolve(coreDir, '../..')
@@ -73,6 +106,37 @@ describe('no import cycles, type imports included', () => {
   ])('in the sources of %s', (_, dir) => {
     expect(sourceFiles(dir).length).toBeGreaterThan(10)
     expect(importCycles(dir)).toEqual([])
+  })
+
+  it('has no loop between the folders of @toolmark/core, type imports included', () => {
+    expect(folderLoops(path.join(coreDir, 'src'))).toEqual([])
+  })
+
+  it('finds a loop between two folders, though no file imports itself', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'toolmark-layers-'))
+    try {
+      for (const folder of ['low', 'high']) mkdirSync(path.join(dir, folder))
+      writeFileSync(
+        path.join(dir, 'low/a.ts'),
+        "import type { C } from '../high/c'\nexport type A = C\n",
+      )
+      writeFileSync(path.join(dir, 'low/b.ts'), 'export type B = string\n')
+      writeFileSync(
+        path.join(dir, 'high/c.ts'),
+        "import type { B } from '../low/b'\nexport type C = B\n",
+      )
+      writeFileSync(
+        path.join(dir, 'index.ts'),
+        "export * from './low/a'\nexport * from './high/c'\n",
+      )
+      expect(importCycles(dir)).toEqual([])
+      // One loop, whichever folder the walk meets first.
+      const loops = folderLoops(dir)
+      expect(loops).toHaveLength(1)
+      expect(new Set(loops[0].split(' → '))).toEqual(new Set(['high/', 'low/']))
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('takes reportError from its own module, never through createToolmark', () => {

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../base/guards'
 import { randomId } from '../base/ids'
-import { invalid, refuse } from '../call/results'
+import { invalid, refuse } from '../base/results'
 import { callForChat, chatToolResult } from '../ai-sdk/callForChat'
 import { reportError } from '../events/reportError'
 import { lendFeature } from '../confirmations/feature'

@@ -1,4 +1,4 @@
-import { deepFreeze } from '../call/results'
+import { deepFreeze } from '../base/results'
 import type { Manifest, ToolResult } from '../types'
 import type { PageClient } from './createPageClient'
 import type {

@@ -6,7 +6,7 @@ import { encodeMessage } from '../protocol/encodeMessage'
 import { PROTOCOL_VERSION } from '../protocol/messages'
 import type { ToAgentMessage, ToPageMessage, Transport } from '../protocol/messages'
 import { TOOL_NAME_MAX, TOOL_NAME_PATTERN } from '../protocol/validateMessage'
-import { deepFreeze } from '../call/results'
+import { deepFreeze } from '../base/results'
 import type { Manifest, ManifestEntry, ToolResult } from '../types'
 
 /** Options of `createPageClient`. */

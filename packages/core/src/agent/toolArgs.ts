@@ -1,4 +1,4 @@
-import { deepFreeze } from '../call/results'
+import { deepFreeze } from '../base/results'
 import type { ToolResult } from '../types'
 
 /** An `invalid` result about the model's arguments themselves. */

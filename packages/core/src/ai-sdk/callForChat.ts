@@ -1,4 +1,4 @@
-import { cancelled, deepFreeze, notSerializable, refuse } from '../call/results'
+import { cancelled, deepFreeze, notSerializable, refuse } from '../base/results'
 import type { ToolResult, Toolmark } from '../types'
 import { unref } from '../base/guards'
 import { markUntrusted } from './markUntrusted'

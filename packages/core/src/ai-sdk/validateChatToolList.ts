@@ -1,5 +1,5 @@
 import { isPlainObject } from '../base/guards'
-import { isToolName, toLlmName } from '../registry/names'
+import { isToolName, toLlmName } from '../tool/names'
 import { checkJsonValue } from '../protocol/bounds'
 import type { JsonSchema, ToolHints } from '../types'
 import type { ChatTool, ChatToolList } from './chatToolList'

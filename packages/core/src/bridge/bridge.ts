@@ -10,7 +10,7 @@ import type {
   ToPageMessage,
   Transport,
 } from '../protocol/messages'
-import { ok, refuse } from '../call/results'
+import { ok, refuse } from '../base/results'
 import type { Caller, Consumer, Toolmark, ToolResult } from '../types'
 
 /** Options of `bridge`. */

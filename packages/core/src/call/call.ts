@@ -1,9 +1,9 @@
 import { Deadline, type Abortable } from './deadline'
-import type { QueueHolder, WhenAborted } from './scopeQueue'
+import type { QueueHolder, WhenAborted } from '../tool/scopeQueue'
 import { unref } from '../base/guards'
 import { randomId, now } from '../base/ids'
-import { deepFreeze, normalizeResult, type ResultProblem } from './results'
-import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
+import { deepFreeze, normalizeResult, type ResultProblem } from '../base/results'
+import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
 import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
 import type { Checked } from './validateInput'
 import {

@@ -1,10 +1,10 @@
 import type { Call, Waited } from './call'
-import type { ConfirmAnswer } from '../confirmations/inRunAsks'
+import type { ConfirmAnswer } from './inRunAsks'
 import { isObject, isThenable } from '../base/guards'
 import { NODE_ENV_READABLE } from '../base/nodeEnv'
-import { cancelled, toolFailed } from './results'
+import { cancelled, toolFailed } from '../base/results'
 import { validateWith } from '../schema/standardSchema'
-import type { RegistryInternals } from '../registry/toolRecord'
+import type { RegistryInternals } from '../tool/toolRecord'
 import type { CheckContext, ProgressEvent, QuestionAnswer, ToolContext, ToolResult } from '../types'
 
 declare const process: { env: Record<string, string | undefined> }

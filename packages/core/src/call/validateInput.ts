@@ -1,11 +1,9 @@
 import { isPlainObject, isThenable } from '../base/guards'
-import { invalid, toolFailed } from './results'
+import { invalid, toolFailed, type Checked } from '../base/results'
 import { validateWith, type Validated } from '../schema/standardSchema'
-import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
-import type { ToolResult } from '../types'
+import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
 
-/** Input validation's answer: the parsed value, or the result to return instead. */
-export type Checked = { value: unknown } | { result: ToolResult }
+export type { Checked } from '../base/results'
 
 const conclude = (checked: Validated<unknown>): Checked =>
   'issues' in checked ? { result: invalid(checked.issues) } : checked

@@ -1,11 +1,11 @@
-import type { Call } from '../call/call'
-import type { Checked } from '../call/validateInput'
-import { cancelled, deepFreeze, ok, refuse } from '../call/results'
+import { cancelled, deepFreeze, ok, refuse, type Checked } from '../base/results'
+import type { ToolRecord } from '../tool/toolRecord'
 import { isObject } from '../base/guards'
 import type { Emitter } from '../events/emitter'
 import type {
   Approval,
   ApprovedBy,
+  Caller,
   CancelledBy,
   ConfirmationEntry,
   ConfirmEvent,
@@ -88,10 +88,28 @@ export interface ConfirmationHost {
   changed(): void
 }
 
+/**
+ * What a confirmation needs of the call it holds (a `Call`, call/call.ts, which lives a layer
+ * above): to wait on the person's answer, to end with what they decided, and who made it.
+ */
+export interface HeldCall {
+  readonly record: ToolRecord
+  readonly caller: Caller
+  readonly hooks: { readonly showsQuestions?: boolean } | undefined
+  /** Waits on the answer; `done` hears `{ stopped }` when the call is stopped first. */
+  wait(
+    work: PromiseLike<void>,
+    kind: 'confirmation' | 'ask',
+    done: (outcome: { value: void } | { error: unknown } | { stopped: CancelledBy }) => void,
+  ): void
+  /** Ends an inline call with this result; gives back the result the call ended with. */
+  settle(result: ToolResult): ToolResult
+}
+
 export interface ConfirmationParts {
   readonly entry: ConfirmationEntry
   readonly kind: ConfirmationKind
-  readonly call: Call
+  readonly call: HeldCall
   /** The input as asked (not redacted): what runs unless the person edits it. */
   readonly value: unknown
   /** Validates an edited input in bounded time (calls only: a question has nothing to edit). */
@@ -195,7 +213,7 @@ export class Confirmation {
   get entry(): ConfirmationEntry {
     return this.#parts.entry
   }
-  get call(): Call {
+  get call(): HeldCall {
     return this.#parts.call
   }
   get kind(): ConfirmationKind {

@@ -1,4 +1,4 @@
-import { deepFreeze, refuse } from '../call/results'
+import { deepFreeze, refuse } from '../base/results'
 import { createExpiryTimer } from '../base/expiryTimer'
 import { createSubscribable } from '../events/subscribable'
 import type { Emitter } from '../events/emitter'

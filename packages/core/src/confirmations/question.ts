@@ -1,5 +1,5 @@
 import { isObject } from '../base/guards'
-import { deepFreeze } from '../call/results'
+import { deepFreeze } from '../base/results'
 import { inputJsonSchema, jsonSchemaOf, type JsonSchemaConverter } from '../schema/jsonSchema'
 import { isStandardSchema, validateWith, type Validated } from '../schema/standardSchema'
 import type { JsonSchema, QuestionSpec, ResultIssue, StandardSchemaV1 } from '../types'

@@ -1,5 +1,5 @@
 import { redactChanges } from '../redaction/redact'
-import { invalid, ok, refuse } from '../call/results'
+import { invalid, ok, refuse } from '../base/results'
 import { toIssues, validateWith } from '../schema/standardSchema'
 import type { FieldChange, ResultIssue, ToolContext, ToolResult } from '../types'
 import { byPath, fieldChange, type FormContext } from './formContext'

@@ -1,5 +1,5 @@
 import { reportError } from '../events/reportError'
-import { errorResult, ok } from '../call/results'
+import { errorResult, ok } from '../base/results'
 import type { JsonSchema, StandardSchemaV1, ToolContext, ToolResult } from '../types'
 import type { FormContext } from './formContext'
 import { isPlainObject } from './paths'

@@ -1,4 +1,4 @@
-import { refuse } from '../call/results'
+import { refuse } from '../base/results'
 import type { FilesOptions, ToolResult } from '../types'
 import { fetchFile, type FileRejection } from './fetchFile'
 import { rememberFilePreview } from './filePreviews'

@@ -1,5 +1,5 @@
 import { redactValue } from '../redaction/redact'
-import { ok } from '../call/results'
+import { ok } from '../base/results'
 import { validateWith } from '../schema/standardSchema'
 import type { ToolResult } from '../types'
 import type { FormContext } from './formContext'

@@ -1,7 +1,7 @@
 import { reportError } from '../events/reportError'
 import { titlesOf } from '../schema/jsonSchema'
 import { redactChanges, redactValue } from '../redaction/redact'
-import { errorResult, invalid, ok } from '../call/results'
+import { errorResult, invalid, ok } from '../base/results'
 import type { FieldChange, JsonSchema, ToolContext, ToolResult } from '../types'
 import { describeFiles } from './fileValues'
 import { byPath, fieldChange, type FormContext } from './formContext'

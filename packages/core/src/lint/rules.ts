@@ -1,4 +1,4 @@
-import { isToolName, toLlmName } from '../registry/names'
+import { isToolName, toLlmName } from '../tool/names'
 import { looksSensitive } from '../redaction/sensitiveNames'
 import { renderSignature } from '../schema/jsonSchema'
 import type { JsonSchema, ManifestEntry } from '../types'

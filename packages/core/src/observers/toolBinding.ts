@@ -1,4 +1,4 @@
-import { joinName } from '../registry/names'
+import { joinName } from '../tool/names'
 import { reportError } from '../events/reportError'
 import { Subscribable } from '../events/subscribable'
 import type { ErrorEvent, Scope, ToolDefinition, ToolHandle, ToolResult, Toolmark } from '../types'

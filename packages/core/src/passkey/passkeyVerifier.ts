@@ -1,6 +1,6 @@
 import { fromBase64url, toBase64url } from '../verification/base64url'
 import { checkAssertion, readVerification } from '../verification/checkAssertion'
-import { deepFreeze } from '../call/results'
+import { deepFreeze } from '../base/results'
 import { approvalChallenge } from '../verification/approvalChallenge'
 import type { ExpectedAssertion, Verification, VerificationRequest, Verifier } from '../types'
 

@@ -5,7 +5,7 @@ import { createEmitter } from '../events/emitter'
 import { isAbortSignal, isCaller, isObject } from '../base/guards'
 import { randomId } from '../base/ids'
 import { createManifests } from './manifest'
-import { isSegment, joinName, nameLabel, toLlmName } from './names'
+import { isSegment, joinName, nameLabel, toLlmName } from '../tool/names'
 import {
   compilePolicy,
   createRateLimiter,
@@ -13,16 +13,16 @@ import {
   needsVerification,
   toolClass,
   type CompiledCallerPolicy,
-} from './policy'
+} from '../tool/policy'
 import { problemMessage } from './misconfiguration'
 import type { Problem } from '../base/problem'
 import { NODE_ENV_READABLE } from '../base/nodeEnv'
 import { readOptions } from './options'
 import { compileSensitive } from '../redaction/redact'
-import { normalizeResult, type ResultProblem } from '../call/results'
+import { normalizeResult, type ResultProblem } from '../base/results'
 import { attachReporter } from '../events/reportError'
 import { attachDefinitions } from './definitions'
-import { createScopeQueue } from '../call/scopeQueue'
+import { createScopeQueue } from '../tool/scopeQueue'
 import { createSubscribable } from '../events/subscribable'
 import { definitionProblem, hintsOf } from './toolDefinition'
 import type {
@@ -32,7 +32,7 @@ import type {
   ScopeNode,
   ToolErrorSource,
   ToolRecord,
-} from './toolRecord'
+} from '../tool/toolRecord'
 import type {
   Caller,
   CancelledBy,

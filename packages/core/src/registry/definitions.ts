@@ -1,5 +1,5 @@
 import type { Toolmark } from '../types'
-import type { ToolRecord } from './toolRecord'
+import type { ToolRecord } from '../tool/toolRecord'
 
 /** What a registry tells its own linter about a tool, beyond the manifest entry. */
 export interface DefinitionFacts {

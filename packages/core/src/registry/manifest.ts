@@ -6,8 +6,8 @@ import {
   type JsonSchemaConverter,
   type SchemaConversion,
 } from '../schema/jsonSchema'
-import type { RegistryInternals, ToolRecord } from './toolRecord'
-import { deepFreeze } from '../call/results'
+import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
+import { deepFreeze } from '../base/results'
 import type { Caller, JsonSchema, Manifest, ManifestEntry } from '../types'
 
 type Detail = 'summary' | 'full'

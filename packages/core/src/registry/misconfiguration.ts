@@ -1,6 +1,6 @@
 import { NODE_ENV_READABLE } from '../base/nodeEnv'
 import { DEFAULT_LIMITS, OPTION_KEYS } from './options'
-import { CLASSES, POLICY_CALLERS } from './policy'
+import { CLASSES, POLICY_CALLERS } from '../tool/policy'
 import type { Problem } from '../base/problem'
 import { HINT_KEYS } from './toolDefinition'
 

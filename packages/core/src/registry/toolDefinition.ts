@@ -1,5 +1,5 @@
 import { isObject } from '../base/guards'
-import { isToolName, nameLabel } from './names'
+import { isToolName, nameLabel } from '../tool/names'
 import { hasJsonSchemaSource, type JsonSchemaConverter } from '../schema/jsonSchema'
 import type { Problem } from '../base/problem'
 import { isStandardSchema } from '../schema/standardSchema'

@@ -1,5 +1,5 @@
 import { isObject } from '../base/guards'
-import { deepFreeze } from '../call/results'
+import { deepFreeze } from '../base/results'
 import type { JsonSchema, StandardSchemaV1 } from '../types'
 
 /** A `jsonSchema` converter as `createToolmark` takes it. */

@@ -1,5 +1,5 @@
-import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
-import { deepFreeze, refuse, toolFailed } from '../call/results'
+import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
+import { deepFreeze, refuse, toolFailed } from '../base/results'
 import type { ToolResult } from '../types'
 
 /** The undo journal: the last `limits.undoJournal` inverses, each run at most once. */

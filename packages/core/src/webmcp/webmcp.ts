@@ -1,5 +1,5 @@
 import { reportError } from '../events/reportError'
-import { errorResult, refuse } from '../call/results'
+import { errorResult, refuse } from '../base/results'
 import { markUntrusted } from '../ai-sdk/markUntrusted'
 import type { Consumer, JsonSchema, ManifestEntry, Toolmark, ToolHints, ToolResult } from '../types'
 import { hasDeclarativeTwin } from './declarativeForms'

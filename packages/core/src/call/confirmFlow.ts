@@ -1,12 +1,12 @@
-import type { Call } from '../call/call'
-import { announceGranted } from './confirmation'
-import type { Confirmation, ConfirmationParts, GrantCheck } from './confirmation'
-import type { InternalConfirmationStore } from './confirmationStore'
+import type { Call } from './call'
+import { announceGranted } from '../confirmations/confirmation'
+import type { Confirmation, ConfirmationParts, GrantCheck } from '../confirmations/confirmation'
+import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import { isThenable, unref } from '../base/guards'
-import { cancelled, deepFreeze, refuse, toolFailed } from '../call/results'
-import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
+import { cancelled, deepFreeze, refuse, toolFailed } from '../base/results'
+import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
 import type { Approval, FieldChange, QuestionAnswer, ToolResult } from '../types'
-import { validateInput, type Checked } from '../call/validateInput'
+import { validateInput, type Checked } from './validateInput'
 import {
   isStale,
   makeEntry,

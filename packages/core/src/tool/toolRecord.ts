@@ -2,7 +2,7 @@ import type { Emitter } from '../events/emitter'
 import type { Problem } from '../base/problem'
 import type { CompiledCallerPolicy, RateLimiter } from './policy'
 import type { SensitivePaths } from '../redaction/redact'
-import type { ScopeQueue } from '../call/scopeQueue'
+import type { ScopeQueue } from './scopeQueue'
 import type { JsonSchemaConverter } from '../schema/jsonSchema'
 import type {
   Caller,

@@ -1,11 +1,11 @@
-import type { Call } from '../call/call'
-import type { InternalConfirmationStore } from './confirmationStore'
+import type { Call } from './call'
+import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import { isObject } from '../base/guards'
 import { randomId } from '../base/ids'
 import { inputJsonSchema, titlesOf } from '../schema/jsonSchema'
 import { redactChanges, redactValue } from '../redaction/redact'
-import { deepFreeze, refuse, toolFailed } from '../call/results'
-import type { RegistryInternals, ToolRecord } from '../registry/toolRecord'
+import { deepFreeze, refuse, toolFailed } from '../base/results'
+import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
 import type {
   ConfirmationEntry,
   ConfirmMode,

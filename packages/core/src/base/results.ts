@@ -1,5 +1,8 @@
-import { isPlainObject } from '../base/guards'
+import { isPlainObject } from './guards'
 import type { CancelledBy, FieldChange, ResultIssue, ToolResult } from '../types'
+
+/** An input check's answer (validation, an edited input, a question's answer): the parsed value, or the result to return instead. */
+export type Checked = { value: unknown } | { result: ToolResult }
 
 /** The tool did its job; `data` is its output. */
 export function ok<T>(data: T): ToolResult<T> {

@@ -1,15 +1,15 @@
-import type { Call } from '../call/call'
-import type { Confirmation, ConfirmationParts } from './confirmation'
-import type { InternalConfirmationStore } from './confirmationStore'
+import type { Call } from './call'
+import type { Confirmation, ConfirmationParts } from '../confirmations/confirmation'
+import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import { isObject } from '../base/guards'
 import { redactChanges } from '../redaction/redact'
-import { deepFreeze, invalid, toolFailed } from '../call/results'
+import { deepFreeze, invalid, toolFailed } from '../base/results'
 import type { Validated } from '../schema/standardSchema'
-import type { RegistryInternals } from '../registry/toolRecord'
+import type { RegistryInternals } from '../tool/toolRecord'
 import type { QuestionAnswer } from '../types'
-import type { Checked } from '../call/validateInput'
+import type { Checked } from './validateInput'
 import { isChange, makeEntry, verifiesInRun, type Prepared } from './prepareConfirmation'
-import { questionSupport } from './questionSupport'
+import { questionSupport } from '../confirmations/questionSupport'
 
 export interface ConfirmAnswer {
   approved: boolean

@@ -1,6 +1,6 @@
-import type { Verified } from './confirmation'
-import { deepFreeze } from '../call/results'
-import type { RegistryInternals } from '../registry/toolRecord'
+import type { Verified } from '../confirmations/confirmation'
+import { deepFreeze } from '../base/results'
+import type { RegistryInternals } from '../tool/toolRecord'
 import type { ConfirmationEntry, VerificationRequest } from '../types'
 
 /** The page's origin, where there is a page. */
