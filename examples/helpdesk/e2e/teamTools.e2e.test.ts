@@ -3,7 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright'
 import { lintManifest } from '@toolmark/core/lint'
-import { pageTools, toolmarkMatchers, type PageTools } from '@toolmark/core/testing'
+import { pageUnderTest, toolmarkMatchers, type PageUnderTest } from '@toolmark/core/testing'
 import {
   freshDataDir,
   launchChromium,
@@ -39,14 +39,14 @@ afterAll(async () => {
   if (dataDir) removeDir(dataDir)
 })
 
-async function openPage(): Promise<{ page: Page; tools: PageTools }> {
+async function openPage(): Promise<{ page: Page; tools: PageUnderTest }> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
   page.on('pageerror', (error) => {
     throw error
   })
   await page.goto(`${app.url}/`)
   await page.getByRole('list', { name: 'Tickets' }).waitFor()
-  const tools = pageTools(page)
+  const tools = pageUnderTest(page)
   await tools.waitForTool('tickets.close', { timeoutMs: 20_000 })
   return { page, tools }
 }

@@ -51,7 +51,7 @@ describe('public entry points', () => {
       'createScriptedAgent',
       'createTestToolmark',
       'installTestHook',
-      'pageTools',
+      'pageUnderTest',
       'recordSession',
       'replaySession',
       'toolmarkFixtures',

@@ -3,7 +3,7 @@ import type { LintManifest } from '../lint/rules'
 import type { Caller, ConfirmationEntry, Manifest, Toolmark, ToolResult } from '../types'
 import { recordSession, type SessionRecording } from './recordSession'
 
-/** The global the hook is installed on, read by `pageTools` from the test runner. */
+/** The global the hook is installed on, read by `pageUnderTest` from the test runner. */
 export const TEST_HOOK_GLOBAL = 'toolmarkTestHook'
 
 /** What a page under test offers its test runner (everything plain JSON). */
@@ -28,7 +28,7 @@ export interface ToolmarkTestHook {
 }
 
 /**
- * Installs the hook a test runner drives the page through (`pageTools`, the Playwright fixture):
+ * Installs the hook a test runner drives the page through (`pageUnderTest`, the Playwright fixture):
  * list, call, answer confirmations, lint and record. For test builds only — install it behind a
  * build-time flag, so production bundles leave it out (the flag is false there, the call goes, and
  * the import with it):

@@ -1,9 +1,9 @@
 // Type-checked with the project (not run): the `tools` fixture extends @playwright/test as the
 // docs show, so a change to its shape that breaks `test.extend` fails `tsc`.
 import { test as base } from '@playwright/test'
-import { toolmarkFixtures, type PageTools } from '../../src/testing'
+import { toolmarkFixtures, type PageUnderTest } from '../../src/testing'
 
-export const test = base.extend<{ tools: PageTools }>(toolmarkFixtures)
+export const test = base.extend<{ tools: PageUnderTest }>(toolmarkFixtures)
 
 test('the fixture gives each test its page tools', async ({ tools }) => {
   await tools.waitForTool('tickets.close')

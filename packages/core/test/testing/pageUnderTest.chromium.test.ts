@@ -8,11 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { lintManifest } from '@toolmark/core/lint'
 import {
   createTestToolmark,
-  pageTools,
+  pageUnderTest,
   replaySession,
   toolmarkFixtures,
   toolmarkMatchers,
-  type PageTools,
+  type PageUnderTest,
 } from '@toolmark/core/testing'
 import { ok } from '@toolmark/core'
 import { z } from 'zod'
@@ -69,7 +69,7 @@ afterAll(async () => {
 })
 
 /** Runs the `tools` fixture the way `@playwright/test` does: set up, use, tear down. */
-async function withTools(page: Page, body: (tools: PageTools) => Promise<void>) {
+async function withTools(page: Page, body: (tools: PageUnderTest) => Promise<void>) {
   await toolmarkFixtures.tools({ page }, body)
 }
 
@@ -162,7 +162,7 @@ describe('the tools fixture in real Chromium', { timeout: 30_000 }, () => {
   it('says how to install the hook when the page has none', async () => {
     const page = await browser.newPage()
     await page.goto(`${origin}/plain`)
-    const tools = pageTools(page)
+    const tools = pageUnderTest(page)
     await expect(tools.list()).rejects.toThrow(/no Toolmark test hook: call installTestHook\(tm\)/)
     await expect(tools.waitForTool('x', { timeoutMs: 100 })).rejects.toThrow(
       'Timed out after 100 ms waiting for the tool "x"',

@@ -8,7 +8,7 @@ export interface EvaluatingPage {
 }
 
 /** The page under test's tools, driven from the test runner through the test hook. */
-export interface PageTools {
+export interface PageUnderTest {
   /** The tools `caller` sees (default `test`), full entries. */
   list(options?: { caller?: Caller }): Promise<Manifest>
   /** Calls a tool in the page (default caller `test`). */
@@ -43,7 +43,7 @@ const arg = (value: unknown) => (value === undefined ? 'undefined' : JSON.string
  * Drives a page's tools from a Playwright test, through the hook `installTestHook(tm)` puts in
  * test builds. Expressions cross as strings, so nothing depends on how the test file is compiled.
  */
-export function pageTools(page: EvaluatingPage): PageTools {
+export function pageUnderTest(page: EvaluatingPage): PageUnderTest {
   const run = async <T>(expression: string): Promise<T> => {
     const present = await page.evaluate(`typeof ${HOOK} === 'object' && ${HOOK} !== null`)
     if (!present) {
@@ -62,7 +62,7 @@ export function pageTools(page: EvaluatingPage): PageTools {
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
   }
-  const tools: PageTools = {
+  const tools: PageUnderTest = {
     list: (options = {}) => run(`${HOOK}.manifest(${arg(options.caller ?? 'test')})`),
     call: (name, input, options = {}) =>
       run(`${HOOK}.call(${arg(name)}, ${arg(input)}, ${arg(options.caller ?? 'test')})`),
@@ -103,18 +103,18 @@ export function pageTools(page: EvaluatingPage): PageTools {
 }
 
 /**
- * The `tools` fixture for `@playwright/test`: `base.extend<{ tools: PageTools }>(toolmarkFixtures)`.
+ * The `tools` fixture for `@playwright/test`: `base.extend<{ tools: PageUnderTest }>(toolmarkFixtures)`.
  *
  * @example
  * import { test as base, expect } from '@playwright/test'
- * const test = base.extend<{ tools: PageTools }>(toolmarkFixtures)
+ * const test = base.extend<{ tools: PageUnderTest }>(toolmarkFixtures)
  * test('closes a ticket', async ({ page, tools }) => { … })
  */
 export const toolmarkFixtures = {
   tools: async (
     { page }: { page: EvaluatingPage },
-    use: (tools: PageTools) => Promise<void>,
+    use: (tools: PageUnderTest) => Promise<void>,
   ): Promise<void> => {
-    await use(pageTools(page))
+    await use(pageUnderTest(page))
   },
 }
