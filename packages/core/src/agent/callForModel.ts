@@ -1,6 +1,6 @@
 import { deepFreeze } from '../base/results'
 import type { Manifest, ToolResult } from '../types'
-import type { PageClient } from './createPageClient'
+import type { PageClient } from './pageClientTypes'
 import type {
   AwaitConfirmationOption,
   NeedsConfirmationResult,

@@ -1,6 +1,6 @@
 import type { JsonSchema, Manifest, ManifestEntry } from '../types'
 import type { ModelCall } from './callForModel'
-import type { PageClient } from './createPageClient'
+import type { PageClient } from './pageClientTypes'
 import type { DirectPageTools, PageToolExecute } from './pageToolTypes'
 import { fencePageText } from './pageText'
 import { oneLine } from './renderSummary'

@@ -11,7 +11,7 @@ export type {
   PageConfirmedEvent,
   PageOutcomeOptions,
   PageProgressEvent,
-} from './createPageClient'
+} from './pageClientTypes'
 export { pageTools } from './pageTools'
 export type {
   AiSdkPageTool,

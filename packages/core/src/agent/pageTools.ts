@@ -2,7 +2,7 @@ import { NODE_ENV_READABLE } from '../base/nodeEnv'
 import type { JsonSchema } from '../types'
 import { aiSdkValidate } from './aiSdkValidate'
 import { createModelCall } from './callForModel'
-import type { PageClient } from './createPageClient'
+import type { PageClient } from './pageClientTypes'
 import { directTools } from './directTools'
 import type { DirectToolSpec } from './directTools'
 import type {

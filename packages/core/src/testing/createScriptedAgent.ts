@@ -1,4 +1,4 @@
-import type { PageClient } from '../agent/createPageClient'
+import type { PageClient } from '../agent/pageClientTypes'
 import type { ToolResult } from '../types'
 import type { AgentSurface, AgentSurfaceKind, ShownTool, SurfaceListing } from './agentSurface'
 import { byteLength } from './agentSurface'

@@ -1,4 +1,4 @@
-import type { PageClient } from '../agent/createPageClient'
+import type { PageClient } from '../agent/pageClientTypes'
 import { pageTools } from '../agent/pageTools'
 import type { AwaitConfirmationOption, OpenAIChatPageTool } from '../agent/pageToolTypes'
 import type { Manifest, ManifestEntry } from '../types'
