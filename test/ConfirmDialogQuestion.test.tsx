@@ -109,7 +109,7 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
     await user.type(floor, '2')
     await user.selectOptions(model, 'laser')
     await user.click(within(dialog).getByRole('button', { name: 'Answer' }))
-    expect(tm.confirmations.list()).toEqual([])
+    await waitFor(() => expect(tm.confirmations.list()).toEqual([]))
     expect(answers).toEqual([
       { answered: true, value: { floor: 2, model: 'laser', urgent: false } },
     ])
@@ -153,10 +153,11 @@ describe('ConfirmDialog with a question', { timeout: 20_000 }, () => {
     })
     const field = screen.getByRole('textbox', { name: 'Your answer' })
     await user.type(field, 'x{Enter}')
-    expect(field).toHaveAttribute('aria-invalid', 'true')
+    // The refused answer's issues come back from the registry's check, a promise later.
+    await waitFor(() => expect(field).toHaveAttribute('aria-invalid', 'true'))
     expect(answers).toEqual([])
     await user.type(field, 'y{Enter}')
-    expect(answers).toEqual([{ answered: true, value: 'xy' }])
+    await waitFor(() => expect(answers).toEqual([{ answered: true, value: 'xy' }]))
   })
 
   it('shows that a question expired instead of taking a late answer', async () => {
