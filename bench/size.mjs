@@ -39,7 +39,7 @@ const ACTIVITY = [
 ]
 // The dialog shows a file in a confirmation through the forms' file helpers: those may come along.
 const FORMS = [
-  /@toolmark\/(core\/dist\/forms\/(?!filePreviews\.js$)|react\/dist\/rhf\/)/,
+  /@toolmark\/(core\/dist\/forms\/(?!files\/filePreviews\.js$)|react\/dist\/rhf\/)/,
   'the forms code',
 ]
 const THEME = [/@toolmark\/react\/dist\/theme\//, 'the theme']
@@ -58,15 +58,15 @@ const WEBAUTHN = [
   'the WebAuthn challenge and checks',
 ]
 const WIZARD = [
-  /@toolmark\/(core\/dist\/forms\/(createWizardTools|combineSteps|formSteps)|react\/dist\/rhf\/(useWizardTool|wizardRegistration))\.js$/,
+  /@toolmark\/(core\/dist\/forms\/(createWizardTools|steps\/combineSteps|steps\/formSteps)|react\/dist\/rhf\/(useWizardTool|wizardRegistration))\.js$/,
   'the wizard (steps) code',
 ]
 const LOOKUP = [
-  /@toolmark\/core\/dist\/forms\/(optionsTool|optionLookups)\.js$/,
+  /@toolmark\/core\/dist\/forms\/fill\/(optionsTool|optionLookups)\.js$/,
   'the options lookup code',
 ]
 const FILES = [
-  /@toolmark\/core\/dist\/forms\/(fileFields|resolveFiles|fetchFile|fileRules|fileInputSchema)\.js$/,
+  /@toolmark\/core\/dist\/forms\/files\/(fileFields|resolveFiles|fetchFile|fileRules|fileInputSchema)\.js$/,
   'the file field code',
 ]
 const STYLESHEET = [

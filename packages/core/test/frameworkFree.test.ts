@@ -112,6 +112,13 @@ describe('no import cycles, type imports included', () => {
     expect(folderLoops(path.join(coreDir, 'src'))).toEqual([])
   })
 
+  it('has no loop between the sub-folders of forms/ (values, files, fill, steps, dom)', () => {
+    const forms = path.join(coreDir, 'src/forms')
+    const folders = readdirSync(forms, { withFileTypes: true }).filter((e) => e.isDirectory())
+    expect(folders.map((e) => e.name).sort()).toEqual(['dom', 'files', 'fill', 'steps', 'values'])
+    expect(folderLoops(forms)).toEqual([])
+  })
+
   it('finds a loop between two folders, though no file imports itself', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'toolmark-layers-'))
     try {

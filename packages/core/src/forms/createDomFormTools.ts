@@ -1,13 +1,13 @@
 import type { Scope, ToolHints, Toolmark } from '../types'
 import { linkFormTools } from '../webmcp/declarativeForms'
 import { createFormTools, deadFormTools, formProblem } from './createFormTools'
-import { domFormJsonSchema, readDomControls, type DomControl } from './domControls'
-import { createDomFormAdapter, domFormSchema } from './domFormAdapter'
-import type { FileFieldRules } from './fileValues'
-import { formCodeOf } from './formCode'
-import { createFormMemory } from './formMemory'
-import { formProvenance } from './formProvenance'
-import type { FileFields, FormMemory, FormTools } from './types'
+import { domFormJsonSchema, readDomControls, type DomControl } from './dom/domControls'
+import { createDomFormAdapter, domFormSchema } from './dom/domFormAdapter'
+import type { FileFieldRules } from './values/fileValues'
+import { formCodeOf } from './values/formCode'
+import { createFormMemory } from './fill/formMemory'
+import { formProvenance } from './fill/formProvenance'
+import type { FileFields, FormMemory, FormTools } from './values/types'
 
 /** Options of {@link createDomFormTools}. */
 export interface DomFormToolsOptions {

@@ -3,25 +3,25 @@ import type { Problem } from '../base/problem'
 import { isStandardSchema } from '../schema/standardSchema'
 import type { JsonSchema, Toolmark } from '../types'
 import { jsonSchemaOf } from '../schema/jsonSchema'
-import { formMessage } from './formMessages'
-import type { FileFieldsCode } from './fileFields'
-import type { FileFieldRules } from './fileValues'
-import { formCodeOf } from './formCode'
-import type { FormStepsCode } from './formSteps'
-import type { OptionLookupsCode } from './optionLookups'
-import { compileFormSchema } from './formSchema'
-import { isPlainObject } from './paths'
-import { registerFormTools, type FormSource } from './registerFormTools'
+import { formMessage } from './values/formMessages'
+import type { FileFieldsCode } from './files/fileFields'
+import type { FileFieldRules } from './values/fileValues'
+import { formCodeOf } from './values/formCode'
+import type { FormStepsCode } from './steps/formSteps'
+import type { OptionLookupsCode } from './fill/optionLookups'
+import { compileFormSchema } from './values/formSchema'
+import { isPlainObject } from './values/paths'
+import { registerFormTools, type FormSource } from './fill/registerFormTools'
 import type {
   FormAdapter,
   FormOptionsLookup,
   FormTools,
   FormToolsOptions,
   OptionLookups,
-} from './types'
+} from './values/types'
 
-import { createFormMemory } from './formMemory'
-import { formProvenance } from './formProvenance'
+import { createFormMemory } from './fill/formMemory'
+import { formProvenance } from './fill/formProvenance'
 
 export { createFormMemory }
 

@@ -1,7 +1,7 @@
 import type { Problem } from '../base/problem'
 import { isStandardSchema } from '../schema/standardSchema'
 import type { JsonSchema, Toolmark } from '../types'
-import { combineSteps } from './combineSteps'
+import { combineSteps } from './steps/combineSteps'
 import {
   baseOptionsProblem,
   formProblem,
@@ -10,12 +10,12 @@ import {
   missingMethod,
   formJsonSchemaOf,
 } from './createFormTools'
-import { formCodeOf } from './formCode'
-import { compileFormSchema } from './formSchema'
-import { isStepId } from './formSteps'
-import { isPlainObject, joinPath } from './paths'
-import { registerFormTools } from './registerFormTools'
-import type { FormOptionsLookup, FormTools, WizardStep, WizardToolsOptions } from './types'
+import { formCodeOf } from './values/formCode'
+import { compileFormSchema } from './values/formSchema'
+import { isStepId } from './steps/formSteps'
+import { isPlainObject, joinPath } from './values/paths'
+import { registerFormTools } from './fill/registerFormTools'
+import type { FormOptionsLookup, FormTools, WizardStep, WizardToolsOptions } from './values/types'
 
 /**
  * Registers the tools of a wizard whose steps each have a form of their own: one

@@ -1,21 +1,21 @@
 export { createFormTools, createFormMemory } from './createFormTools'
 export { createWizardTools } from './createWizardTools'
 export { createDomFormTools } from './createDomFormTools'
-export { formSteps } from './formSteps'
-export { optionLookups } from './optionLookups'
-export { fileFields } from './fileFields'
-export { formProvenance } from './formProvenance'
+export { formSteps } from './steps/formSteps'
+export { optionLookups } from './fill/optionLookups'
+export { fileFields } from './files/fileFields'
+export { formProvenance } from './fill/formProvenance'
 export type {
   FieldProvenance,
   FormProvenance,
   FormProvenanceStore,
   RevertFieldOutcome,
-} from './formProvenance'
+} from './fill/formProvenance'
 export type { DomFormToolsOptions } from './createDomFormTools'
-export { isSensitiveElement } from './sensitiveFields'
-export { filePreview, isFileDescription } from './filePreviews'
-export type { FillInput } from './fillInput'
-export type { FileDescription, FileFieldRules } from './fileValues'
+export { isSensitiveElement } from './fill/sensitiveFields'
+export { filePreview, isFileDescription } from './files/filePreviews'
+export type { FillInput } from './fill/fillInput'
+export type { FileDescription, FileFieldRules } from './values/fileValues'
 export type {
   FileFields,
   FillResult,
@@ -38,4 +38,4 @@ export type {
   SkippedField,
   WizardStep,
   WizardToolsOptions,
-} from './types'
+} from './values/types'

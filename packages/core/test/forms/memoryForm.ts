@@ -1,6 +1,6 @@
 import { vi } from 'vitest'
 import type { FormAdapter, FormField, FormSubmitOutcome } from '../../src/forms'
-import { setIn } from '../../src/forms/paths'
+import { setIn } from '../../src/forms/values/paths'
 
 /**
  * A form held in memory, the way a form library would hold it: values, defaults, the paths the

@@ -1,5 +1,5 @@
-import { NODE_ENV_READABLE } from '../base/nodeEnv'
-import type { Problem } from '../base/problem'
+import { NODE_ENV_READABLE } from '../../base/nodeEnv'
+import type { Problem } from '../../base/problem'
 
 declare const process: { env: Record<string, string | undefined> }
 

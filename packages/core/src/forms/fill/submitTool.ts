@@ -1,11 +1,11 @@
-import { reportError } from '../events/reportError'
-import { titlesOf } from '../schema/jsonSchema'
-import { redactChanges, redactValue } from '../redaction/redact'
-import { errorResult, invalid, ok } from '../base/results'
-import type { FieldChange, JsonSchema, ToolContext, ToolResult } from '../types'
-import { describeFiles } from './fileValues'
+import { reportError } from '../../events/reportError'
+import { titlesOf } from '../../schema/jsonSchema'
+import { redactChanges, redactValue } from '../../redaction/redact'
+import { errorResult, invalid, ok } from '../../base/results'
+import type { FieldChange, JsonSchema, ToolContext, ToolResult } from '../../types'
+import { describeFiles } from '../values/fileValues'
 import { byPath, fieldChange, type FormContext } from './formContext'
-import { cloneValue, deepEqual, isNoValue, isPlainObject, joinPath } from './paths'
+import { cloneValue, deepEqual, isNoValue, isPlainObject, joinPath } from '../values/paths'
 
 /** Leaf-level differences between two value trees (arrays and other values compared whole). */
 function diffValues(before: unknown, after: unknown, path: string, out: FieldChange[], depth = 0) {

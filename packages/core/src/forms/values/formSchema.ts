@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../types'
+import type { JsonSchema } from '../../types'
 
 /**
  * What a form declares, read from its JSON Schema: which paths exist, which are arrays (whole

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../types'
-import type { FileFieldRules } from './fileValues'
+import type { JsonSchema } from '../../types'
+import type { FileFieldRules } from '../values/fileValues'
 
 /** What kind of value a named control (or a group of them) holds. */
 export type DomControlKind = 'text' | 'number' | 'boolean' | 'choice' | 'choices' | 'file'

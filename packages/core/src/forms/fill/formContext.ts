@@ -5,15 +5,15 @@ import type {
   StandardSchemaV1,
   ToolHandle,
   Toolmark,
-} from '../types'
-import type { FileFieldsCode } from './fileFields'
-import { describeFiles, type FileFieldRules } from './fileValues'
+} from '../../types'
+import type { FileFieldsCode } from '../files/fileFields'
+import { describeFiles, type FileFieldRules } from '../values/fileValues'
 import type { EditTracker } from './formMemory'
 import type { InternalProvenance } from './formProvenance'
-import type { FormNode } from './formSchema'
-import { isNoValue } from './paths'
+import type { FormNode } from '../values/formSchema'
+import { isNoValue } from '../values/paths'
 import type { FormSecrets } from './sensitiveFields'
-import type { FormAdapter, FormField } from './types'
+import type { FormAdapter, FormField } from '../values/types'
 
 /**
  * What every tool of one form shares. For a wizard, `adapter`, `schema` and every path are the

@@ -8,7 +8,7 @@ import type {
   Scope,
   StandardSchemaV1,
   ToolHints,
-} from '../types'
+} from '../../types'
 
 /** One field of a form, as its adapter sees it. */
 export interface FormField {

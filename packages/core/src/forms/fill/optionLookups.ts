@@ -1,7 +1,7 @@
-import { FORM_CODE } from './formCode'
+import { FORM_CODE } from '../values/formCode'
 import { createOptionsTool } from './optionsTool'
-import { isPlainObject } from './paths'
-import type { FormOptionsLookup, OptionLookups } from './types'
+import { isPlainObject } from '../values/paths'
+import type { FormOptionsLookup, OptionLookups } from '../values/types'
 
 /** The code `optionLookups()` brings, under `FORM_CODE`: the `<form>.options` tool. */
 export interface OptionLookupsCode {

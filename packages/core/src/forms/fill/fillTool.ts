@@ -1,7 +1,7 @@
-import { redactChanges } from '../redaction/redact'
-import { invalid, ok, refuse } from '../base/results'
-import { toIssues, validateWith } from '../schema/standardSchema'
-import type { FieldChange, ResultIssue, ToolContext, ToolResult } from '../types'
+import { redactChanges } from '../../redaction/redact'
+import { invalid, ok, refuse } from '../../base/results'
+import { toIssues, validateWith } from '../../schema/standardSchema'
+import type { FieldChange, ResultIssue, ToolContext, ToolResult } from '../../types'
 import { byPath, fieldChange, type FormContext } from './formContext'
 import { readOnlyIndex } from './readOnlyIndex'
 import type { PlannedWrite } from './formMemory'
@@ -15,8 +15,8 @@ import {
   joinPath,
   overlapIndex,
   setManyIn,
-} from './paths'
-import type { FillResult, SkippedField } from './types'
+} from '../values/paths'
+import type { FillResult, SkippedField } from '../values/types'
 
 /**
  * The issue paths that count for a write — exactly its path, or also below it — and where

@@ -1,4 +1,4 @@
-import { reportError } from '../events/reportError'
+import { reportError } from '../../events/reportError'
 import type {
   JsonSchema,
   ResultIssue,
@@ -6,21 +6,26 @@ import type {
   ToolDefinition,
   ToolHandle,
   Toolmark,
-} from '../types'
+} from '../../types'
 import { createFillTool } from './fillTool'
-import type { FileFieldsCode } from './fileFields'
-import type { FileFieldRules } from './fileValues'
+import type { FileFieldsCode } from '../files/fileFields'
+import type { FileFieldRules } from '../values/fileValues'
 import { fieldChange, type FormContext } from './formContext'
 import { createEditTracker, createFormMemory } from './formMemory'
 import { internalProvenance } from './formProvenance'
-import { redactChanges } from '../redaction/redact'
+import { redactChanges } from '../../redaction/redact'
 import type { OptionLookupsCode } from './optionLookups'
-import { compileFormSchema, fillInputSchema } from './formSchema'
-import { isAtOrBelow } from './paths'
+import { compileFormSchema, fillInputSchema } from '../values/formSchema'
+import { isAtOrBelow } from '../values/paths'
 import { createFormSecrets, readFormFields } from './sensitiveFields'
 import { createStateTool } from './stateTool'
 import { createSubmitTool } from './submitTool'
-import type { FormAdapter, FormOptionsLookup, FormTools, FormToolsBaseOptions } from './types'
+import type {
+  FormAdapter,
+  FormOptionsLookup,
+  FormTools,
+  FormToolsBaseOptions,
+} from '../values/types'
 
 /** A form as its tools see it: for a wizard, keyed by step id. */
 export interface FormSource {

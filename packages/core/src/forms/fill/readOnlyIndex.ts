@@ -1,5 +1,5 @@
-import { overlapIndex } from './paths'
-import type { FormAdapter } from './types'
+import { overlapIndex } from '../values/paths'
+import type { FormAdapter } from '../values/types'
 
 /**
  * Whether a write at a path would reach a field the adapter says nobody may change now (the

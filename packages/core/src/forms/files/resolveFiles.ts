@@ -1,5 +1,5 @@
-import { refuse } from '../base/results'
-import type { FilesOptions, ToolResult } from '../types'
+import { refuse } from '../../base/results'
+import type { FilesOptions, ToolResult } from '../../types'
 import { fetchFile, type FileRejection } from './fetchFile'
 import { rememberFilePreview } from './filePreviews'
 import {
@@ -11,7 +11,7 @@ import {
   formatBytes,
   sanitizeFileName,
 } from './fileRules'
-import { isBlob, type FileFieldRules } from './fileValues'
+import { isBlob, type FileFieldRules } from '../values/fileValues'
 
 /** One file a fill asks for: `{ ref }` (the app resolves it) or `{ url }` (fetched). */
 export type FileSpec = { readonly ref: string } | { readonly url: string }

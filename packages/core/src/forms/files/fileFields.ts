@@ -1,10 +1,10 @@
-import { FORM_CODE } from './formCode'
+import { FORM_CODE } from '../values/formCode'
 import { withFileSchemas } from './fileInputSchema'
 import { fileRulesProblem } from './fileRules'
-import type { FileFieldRules } from './fileValues'
-import { isPlainObject } from './paths'
+import type { FileFieldRules } from '../values/fileValues'
+import { isPlainObject } from '../values/paths'
 import { fileMeans, resolveFiles } from './resolveFiles'
-import type { FileFields } from './types'
+import type { FileFields } from '../values/types'
 
 /**
  * The code `fileFields()` brings, under `FORM_CODE`: checks the rules, describes the fields in

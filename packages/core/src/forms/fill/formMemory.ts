@@ -1,6 +1,6 @@
 import type { FillWrite } from './fillInput'
-import { cloneValue, deepEqual, getIn, joinPath, setManyIn, splitPath } from './paths'
-import type { FormAdapter, FormMemory } from './types'
+import { cloneValue, deepEqual, getIn, joinPath, setManyIn, splitPath } from '../values/paths'
+import type { FormAdapter, FormMemory } from '../values/types'
 
 /** Bumped on every change to a memory, so a baseline built from it can be reused until then. */
 const memoryVersions = new WeakMap<FormMemory, number>()

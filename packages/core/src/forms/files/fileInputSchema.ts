@@ -1,5 +1,5 @@
 import { DEFAULT_MAX_FILES, acceptList, formatBytes } from './fileRules'
-import type { FileFieldRules } from './fileValues'
+import type { FileFieldRules } from '../values/fileValues'
 
 // What a fill's input schema says of declared file fields. Only the code `fileFields()` brings
 // reaches this module.

@@ -1,8 +1,8 @@
-import type { ResultIssue, StandardSchemaV1 } from '../types'
+import type { ResultIssue, StandardSchemaV1 } from '../../types'
 import type { DomControl } from './domControls'
-import { isBlob, isFileList } from './fileValues'
-import { getIn, setIn, splitPath } from './paths'
-import type { FormAdapter, FormField, FormSubmitOutcome } from './types'
+import { isBlob, isFileList } from '../values/fileValues'
+import { getIn, setIn, splitPath } from '../values/paths'
+import type { FormAdapter, FormField, FormSubmitOutcome } from '../values/types'
 
 /** Reads one field's value from its controls. */
 function readControl(control: DomControl): unknown {

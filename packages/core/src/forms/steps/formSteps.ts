@@ -1,8 +1,8 @@
-import type { Problem } from '../base/problem'
-import { FORM_CODE } from './formCode'
-import { issuePath } from '../schema/standardSchema'
-import type { JsonSchema, ResultIssue, StandardSchemaIssue, StandardSchemaV1 } from '../types'
-import { resolveRef, type FormNode } from './formSchema'
+import type { Problem } from '../../base/problem'
+import { FORM_CODE } from '../values/formCode'
+import { issuePath } from '../../schema/standardSchema'
+import type { JsonSchema, ResultIssue, StandardSchemaIssue, StandardSchemaV1 } from '../../types'
+import { resolveRef, type FormNode } from '../values/formSchema'
 import {
   FORBIDDEN_SEGMENTS,
   getIn,
@@ -11,8 +11,14 @@ import {
   joinPath,
   setManyIn,
   splitPath,
-} from './paths'
-import type { FormAdapter, FormField, FormStep, FormSteps, FormSubmitOutcome } from './types'
+} from '../values/paths'
+import type {
+  FormAdapter,
+  FormField,
+  FormStep,
+  FormSteps,
+  FormSubmitOutcome,
+} from '../values/types'
 
 /** A step id or a path segment a step may use. */
 export const STEP_ID = /^[A-Za-z0-9_-]+$/

@@ -1,6 +1,6 @@
-import type { Problem } from '../base/problem'
-import type { FormNode } from './formSchema'
-import { visibleFileName, type FileFieldRules } from './fileValues'
+import type { Problem } from '../../base/problem'
+import type { FormNode } from '../values/formSchema'
+import { visibleFileName, type FileFieldRules } from '../values/fileValues'
 
 // The rules of declared file fields: how they are checked, how `accept` is matched, how names are
 // made safe. Only the code `fileFields()` brings reaches this module.

@@ -1,11 +1,11 @@
-import { redactValue } from '../redaction/redact'
-import { ok } from '../base/results'
-import { validateWith } from '../schema/standardSchema'
-import type { ToolResult } from '../types'
+import { redactValue } from '../../redaction/redact'
+import { ok } from '../../base/results'
+import { validateWith } from '../../schema/standardSchema'
+import type { ToolResult } from '../../types'
 import type { FormContext } from './formContext'
-import { describeFiles } from './fileValues'
-import { isAtOrBelow } from './paths'
-import type { FormStateResult } from './types'
+import { describeFiles } from '../values/fileValues'
+import { isAtOrBelow } from '../values/paths'
+import type { FormStateResult } from '../values/types'
 
 /**
  * `<form>.state`: the current values (secrets masked), the validation issues of the whole form,

@@ -1,6 +1,6 @@
-import type { JsonSchema, StandardSchemaResult, StandardSchemaV1 } from '../types'
-import { isPlainObject, joinPath } from './paths'
-import type { FormAdapter, FormField, FormSubmitOutcome, WizardStep } from './types'
+import type { JsonSchema, StandardSchemaResult, StandardSchemaV1 } from '../../types'
+import { isPlainObject, joinPath } from '../values/paths'
+import type { FormAdapter, FormField, FormSubmitOutcome, WizardStep } from '../values/types'
 
 type Schema = Record<string, unknown>
 

@@ -1,9 +1,9 @@
-import { reportError } from '../events/reportError'
-import { errorResult, ok } from '../base/results'
-import type { JsonSchema, StandardSchemaV1, ToolContext, ToolResult } from '../types'
+import { reportError } from '../../events/reportError'
+import { errorResult, ok } from '../../base/results'
+import type { JsonSchema, StandardSchemaV1, ToolContext, ToolResult } from '../../types'
 import type { FormContext } from './formContext'
-import { isPlainObject } from './paths'
-import type { FormOption, FormOptionsLookup, FormOptionsResult } from './types'
+import { isPlainObject } from '../values/paths'
+import type { FormOption, FormOptionsLookup, FormOptionsResult } from '../values/types'
 
 class TimeoutError extends Error {
   override name = 'TimeoutError'

@@ -4,7 +4,7 @@
  * opaque value (compared and copied by reference).
  */
 
-import { FORBIDDEN_SEGMENTS, defineOwn, getIn, isPlainObject, joinPath } from '../base/guards'
+import { FORBIDDEN_SEGMENTS, defineOwn, getIn, isPlainObject, joinPath } from '../../base/guards'
 import { isBlob, isFileList, sameFile } from './fileValues'
 
 export { FORBIDDEN_SEGMENTS, defineOwn, getIn, isPlainObject, joinPath }

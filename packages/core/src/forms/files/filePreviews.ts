@@ -1,4 +1,4 @@
-import { describeFile, type FileDescription } from './fileValues'
+import { describeFile, type FileDescription } from '../values/fileValues'
 
 /** Images kept for previews at most; the oldest goes first. */
 const MAX_PREVIEWS = 32

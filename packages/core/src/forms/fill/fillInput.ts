@@ -1,8 +1,8 @@
-import type { ResultIssue, StandardSchemaV1 } from '../types'
-import type { FileFieldRules } from './fileValues'
-import type { FormNode } from './formSchema'
-import type { FileSpec } from './resolveFiles'
-import { FORBIDDEN_SEGMENTS, defineOwn, isPlainObject, joinPath } from './paths'
+import type { ResultIssue, StandardSchemaV1 } from '../../types'
+import type { FileFieldRules } from '../values/fileValues'
+import type { FormNode } from '../values/formSchema'
+import type { FileSpec } from '../files/resolveFiles'
+import { FORBIDDEN_SEGMENTS, defineOwn, isPlainObject, joinPath } from '../values/paths'
 
 /** One write a fill asks for, at a form path. */
 export type FillWrite =

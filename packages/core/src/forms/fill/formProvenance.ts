@@ -1,8 +1,8 @@
-import { reportError } from '../events/reportError'
-import type { Caller, FieldChange, Toolmark } from '../types'
+import { reportError } from '../../events/reportError'
+import type { Caller, FieldChange, Toolmark } from '../../types'
 import { readOnlyIndex } from './readOnlyIndex'
 import type { EditTracker, PlannedWrite } from './formMemory'
-import { cloneValue, deepEqual, getIn, overlapIndex, splitPath } from './paths'
+import { cloneValue, deepEqual, getIn, overlapIndex, splitPath } from '../values/paths'
 import type {
   FieldProvenance,
   FormAdapter,
@@ -10,7 +10,7 @@ import type {
   FormProvenance,
   FormProvenanceStore,
   RevertFieldOutcome,
-} from './types'
+} from '../values/types'
 
 export type { FieldProvenance, FormProvenance, FormProvenanceStore, RevertFieldOutcome }
 

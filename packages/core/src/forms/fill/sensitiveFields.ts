@@ -1,8 +1,8 @@
-import { reportError } from '../events/reportError'
-import { compileSensitive, type SensitivePaths } from '../redaction/redact'
-import type { Toolmark } from '../types'
-import type { FormNode } from './formSchema'
-import type { FormField, FormMemory } from './types'
+import { reportError } from '../../events/reportError'
+import { compileSensitive, type SensitivePaths } from '../../redaction/redact'
+import type { Toolmark } from '../../types'
+import type { FormNode } from '../values/formSchema'
+import type { FormField, FormMemory } from '../values/types'
 
 const SECRET_AUTOCOMPLETE = new Set(['current-password', 'new-password', 'one-time-code'])
 
