@@ -10,17 +10,16 @@ export {
   AG_UI_APPROVAL_REASON,
   AG_UI_APPROVAL_SCHEMA,
   AG_UI_QUESTION_REASON,
-  createAgUiSession,
-} from './agUiSession'
+} from './agUiInterrupts'
+export { createAgUiSession } from './agUiSession'
+export type { AgUiConfirmations } from './heldCalls'
 export type {
-  AgUiConfirmations,
   AgUiResumeOutcome,
   AgUiSession,
   AgUiSessionOptions,
-  AgUiSessionSnapshot,
-  AgUiSessionStatus,
   AgUiTurnOutcome,
 } from './agUiSession'
+export type { AgUiSessionSnapshot, AgUiSessionStatus } from './agUiSessionState'
 export type {
   AgUiAgent,
   AgUiInterrupt,

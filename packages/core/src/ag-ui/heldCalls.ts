@@ -1,0 +1,281 @@
+import { invalid, refuse } from '../base/results'
+import { callForChat, chatToolResult } from '../ai-sdk/callForChat'
+import type { Phase } from '../call/call'
+import { CALL_HOOKS, type CallHooks, type HookedCallOptions } from '../call/callHooks'
+import type { ConfirmationEntry, ConfirmEvent, ToolResult, Toolmark } from '../types'
+import { AG_UI_APPROVAL_REASON, answerInterrupt, interruptFor } from './agUiInterrupts'
+import { addToolMessage, parseArguments } from './agUiRun'
+import type { AgUiAgent, AgUiInterrupt, AgUiResumeEntry, AgUiToolCall } from './agUiTypes'
+
+/** How a call that needs a person reaches them (`AgUiSessionOptions.confirmations`). */
+export type AgUiConfirmations = 'inline' | 'interrupt'
+
+/**
+ * One tool call the last run left for the page, from its start until its tool message goes back:
+ * its result once the call is over, and the interrupt that holds it while it waits for a person.
+ */
+export interface Held {
+  toolCallId: string
+  name: string
+  /** Stop aborts it; the call's own signal. */
+  controller: AbortController
+  /** The registry's id of the call, which its confirmation and question entries carry. */
+  callId?: string
+  /** Where the call is in the registry (`interrupt` mode); a run that asks holds its slot. */
+  phase: Phase
+  /** Whether its tool message is known (`content`). */
+  done: boolean
+  content?: unknown
+  /** The open approval or question of this call. */
+  interrupt?: AgUiInterrupt
+  /** Its deferred approval: the approved run answers the call, in that entry's last event. */
+  approvalId?: string
+  /** Told when the approved run asks a question (see `AgUiSession.resume`). */
+  onAsk?: (question: AgUiInterrupt) => void
+}
+
+/**
+ * The page's share of a turn: the calls the last run left for it, in the order the model made
+ * them, until their tool messages go back; the same calls by the registry's call id and by the id
+ * of their open interrupt. It is the only writer of their state, and wakes the turn waiting on
+ * them (`untilQuiet`) at each change.
+ */
+export class HeldCalls {
+  #items: Held[] = []
+  readonly #byCallId = new Map<string, Held>()
+  readonly #byInterrupt = new Map<string, Held>()
+  #wake: (() => void) | undefined
+  readonly #tm: Toolmark
+  /** Told after each change that may close an interrupt or end a call. */
+  readonly #changed: () => void
+
+  readonly #mode: AgUiConfirmations
+
+  constructor(tm: Toolmark, mode: AgUiConfirmations, changed: () => void) {
+    this.#tm = tm
+    this.#mode = mode
+    this.#changed = changed
+  }
+
+  get items(): readonly Held[] {
+    return this.#items
+  }
+
+  /** Holds the run's pending calls, in order; the previous ones are answered already. */
+  start(calls: readonly AgUiToolCall[], names: ReadonlyMap<string, string>): Held[] {
+    this.#items = calls.map((call) => ({
+      toolCallId: call.id,
+      name: names.get(call.function.name) ?? call.function.name,
+      controller: new AbortController(),
+      phase: 'checking' as const,
+      done: false,
+    }))
+    return this.#items
+  }
+
+  /** Runs one tool call of the agent: the held item learns its result, or what holds it. */
+  async run(call: AgUiToolCall, item: Held): Promise<void> {
+    const tm = this.#tm
+    const args = parseArguments(call.function.arguments)
+    if (!args.ok) {
+      const bad = invalid([{ path: '', message: 'The arguments are not valid JSON' }])
+      return this.#answer(item, chatToolResult(bad, false))
+    }
+    const { signal } = item.controller
+    if (this.#mode === 'inline') {
+      return this.#answer(item, await callForChat(tm, item.name, args.value, { signal }))
+    }
+    const hooks: CallHooks = {
+      // The call's id: its entries are known by it.
+      started: (callId) => {
+        item.callId = callId
+        this.#byCallId.set(callId, item)
+      },
+      showsQuestions: true,
+      // Only noted here, inside the registry's move; the waiting turn looks again later.
+      moved: (phase) => {
+        item.phase = phase
+        this.#wakeTurn()
+      },
+    }
+    const callOptions: HookedCallOptions = { caller: 'inapp', signal, [CALL_HOOKS]: hooks }
+    const first = await tm.call(item.name, args.value, callOptions)
+    if (first.status !== 'needs_confirmation') this.#finish(item, first)
+    else if (!item.done && !item.interrupt) {
+      // Its `requested` event is how the approval is normally held; this is the fallback.
+      const entry = tm.confirmations.get(first.confirmId)
+      if (entry) this.#hold(entry, item)
+      else
+        this.#finish(item, refuse('confirmation_expired', 'The approval ended before it was shown'))
+    }
+    this.#changed()
+  }
+
+  /** Answers the held call's open interrupt; an approved run may ask a question before it ends. */
+  async resume(item: Held, entry: AgUiResumeEntry): Promise<ToolResult> {
+    const interrupt = item.interrupt!
+    const { id } = interrupt
+    // Even inside `approve`: then the approval is given, and the question is what is left to
+    // answer (`needs_confirmation` names it).
+    const asking = interrupt.reason === AG_UI_APPROVAL_REASON ? asked(item) : undefined
+    const answering = answerInterrupt(this.#tm, interrupt, entry)
+    const result = await (asking ? Promise.race([answering, asking]) : answering)
+    item.onAsk = undefined
+    // The store's answer ends the entry, and its `confirm` event closed the interrupt already;
+    // this covers an approval whose event said nothing of its result.
+    const over = result.status !== 'invalid' && result.status !== 'needs_confirmation'
+    if (id === item.approvalId && over && !item.done && !this.#tm.confirmations.get(id)) {
+      this.#finish(item, result)
+      this.#changed()
+    }
+    return result
+  }
+
+  /** The held call whose open interrupt this is. */
+  byInterrupt(id: string): Held | undefined {
+    return this.#byInterrupt.get(id)
+  }
+
+  /** The open interrupts of the page's calls, in the order of the calls. */
+  interrupts(): AgUiInterrupt[] {
+    const own: AgUiInterrupt[] = []
+    for (const item of this.#items) if (item.interrupt) own.push(item.interrupt)
+    return own
+  }
+
+  /** The call's tool message is this content (a call whose arguments were not JSON, say). */
+  #answer(item: Held, content: unknown): void {
+    if (!item.done) {
+      item.done = true
+      item.content = content
+    }
+    this.#changed()
+  }
+
+  /** The call is over with this result; its tool message says it. */
+  #finish(item: Held, result: ToolResult): void {
+    if (item.done) return
+    item.done = true
+    item.content = chatToolResult(result, this.#untrusted(item.name))
+    // A question still open when its call ended (stopped, say) holds nothing any more.
+    if (item.interrupt) this.#byInterrupt.delete(item.interrupt.id)
+    item.interrupt = undefined
+  }
+
+  /** The call waits for a person on this entry: its interrupt is open. */
+  #hold(entry: ConfirmationEntry, item: Held): void {
+    item.interrupt = interruptFor(entry, item.toolCallId, item.name)
+    // A deferred approval's answer is the call's result; anything else lets the call go on.
+    if (entry.mode === 'deferred' && !entry.question) item.approvalId = entry.id
+    this.#byInterrupt.set(entry.id, item)
+  }
+
+  /**
+   * Follows the entries of the held calls, known by the call id each got when it started (never
+   * by tool name: two calls of one tool may ask at once, and other callers' entries are not ours).
+   * Whoever answers (`resume`, the dialog, the store) and however an entry ends, its interrupt
+   * closes here.
+   */
+  readonly onConfirm = (event: ConfirmEvent): void => {
+    const { entry } = event
+    const item = this.#byCallId.get(entry.callId)
+    if (!item || item.done) return
+    if (event.type === 'requested') {
+      if (item.interrupt) {
+        // A run asks only once its approval is given: the question takes the approval's place.
+        if (!entry.question || item.interrupt.reason !== AG_UI_APPROVAL_REASON) return
+        this.#byInterrupt.delete(item.interrupt.id)
+      }
+      this.#hold(entry, item)
+      item.onAsk?.(item.interrupt!)
+      return this.#changed()
+    }
+    if (entry.id === item.approvalId && event.result) {
+      this.#finish(item, event.result)
+      return this.#changed()
+    }
+    if (item.interrupt?.id !== entry.id) return
+    this.#byInterrupt.delete(entry.id)
+    item.interrupt = undefined
+    this.#changed()
+  }
+
+  /**
+   * Whether the held calls are as far as they go without a person: each is over, waits for a
+   * person, or waits in line behind a run that asks one (that run keeps its scope's slot, so a
+   * call of the same scope cannot start before the answer).
+   */
+  quiet(): boolean {
+    const items = this.#items
+    if (items.every((item) => item.done)) return true
+    const asking = items.some((item) => item.interrupt && item.phase === 'running')
+    return (
+      items.some((item) => item.interrupt) &&
+      items.every((item) => item.done || item.interrupt || (asking && item.phase === 'queued'))
+    )
+  }
+
+  /** Until the held calls are quiet (or the turn is stopped). */
+  async untilQuiet(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && !this.quiet()) {
+      await new Promise<void>((resolve) => (this.#wake = resolve))
+    }
+  }
+
+  /** Something about the held calls changed: the turn waiting for them looks again. */
+  wakeTurn(): void {
+    this.#wakeTurn()
+  }
+
+  /** Adds every held call's answer as a tool message, in the order of the calls, and forgets them. */
+  sendTo(agent: AgUiAgent): void {
+    for (const item of this.#items) addToolMessage(agent, item.toolCallId, item.content)
+    this.#forget()
+  }
+
+  /**
+   * Stops every held call: aborting a call withdraws its question or inline approval; a deferred
+   * approval outlives its call and is withdrawn too (`cancelled operator` in the store), and an
+   * approved run, a call of its own the abort does not reach, has its question declined.
+   */
+  stop(): void {
+    for (const item of this.#items) {
+      item.controller.abort()
+      if (item.interrupt && item.approvalId) {
+        void this.#tm.confirmations.reject(item.interrupt.id, 'cancelled')
+      }
+    }
+    this.#forget()
+    this.#wakeTurn()
+  }
+
+  #forget(): void {
+    this.#items = []
+    this.#byCallId.clear()
+    this.#byInterrupt.clear()
+  }
+
+  #wakeTurn(): void {
+    const waiting = this.#wake
+    this.#wake = undefined
+    waiting?.()
+  }
+
+  #untrusted(name: string): boolean {
+    return this.#tm.describe(name, { caller: 'inapp' })?.hints.untrustedContent === true
+  }
+}
+
+/** Resolves when the held call's approved run asks a question. */
+function asked(item: Held): Promise<ToolResult> {
+  return new Promise((resolve) => {
+    item.onAsk = (question) =>
+      resolve(
+        Object.freeze({
+          status: 'needs_confirmation',
+          confirmId: question.id,
+          summary: question.message ?? '',
+        }),
+      )
+  })
+}
