@@ -2,18 +2,18 @@
 import {
   useEffect,
   useId,
+  useMemo,
   useRef,
   useState,
+  useSyncExternalStore,
   type ComponentPropsWithoutRef,
   type FormEvent,
 } from 'react'
 import type { Toolmark } from '@toolmark/core'
 import {
   DEFAULT_MCP_PORT,
-  forgetMcpSession,
-  hasMcpSession,
-  mcpPairing,
-  type McpPairingRejection,
+  createMcpPairingObserver,
+  type McpPairingSnapshot,
   type McpPairingStatus,
   type McpWebSocketConstructor,
   type TokenStorage,
@@ -86,12 +86,7 @@ export interface McpPairingProps extends Omit<
   storage?: TokenStorage
 }
 
-interface State {
-  status: McpPairingStatus | 'idle'
-  reason?: McpPairingRejection
-}
-
-function message(state: State, labels: McpPairingLabels, port: number): string {
+function message(state: McpPairingSnapshot, labels: McpPairingLabels, port: number): string {
   const text = (label: string) => label.replace(/\{port\}/g, String(port))
   if (state.status !== 'rejected') return text(labels[state.status])
   if (state.reason === 'expired_code') return labels.expired
@@ -127,64 +122,45 @@ export function McpPairing({
 }: McpPairingProps) {
   const tm = useResolvedToolmark(toolmark, 'McpPairing')
   const labels = { ...DEFAULT_LABELS, ...labelsInput }
-  const [state, setState] = useState<State>({ status: 'idle' })
   const [code, setCode] = useState('')
   const id = useId()
-  const session = useRef<{ dispose: () => void } | undefined>(undefined)
-  const latest = useRef({ onStatusChange, WebSocket, storage })
+  // Made with no side effect: the pairing starts in an effect, and a new registry or port makes a
+  // new one.
+  const pairing = useMemo(() => createMcpPairingObserver(tm, { port }), [tm, port])
+  const state = useSyncExternalStore(pairing.subscribe, pairing.getSnapshot, pairing.getSnapshot)
+  const latest = useRef(onStatusChange)
   useEffect(() => {
-    latest.current = { onStatusChange, WebSocket, storage }
+    latest.current = onStatusChange
+    pairing.setOptions({ port, WebSocket, storage })
   })
 
-  const start = useRef((registry: Toolmark, pairPort: number, pairCode?: string) => {
-    const previous = session.current
-    const own = { dispose: () => {} }
-    session.current = own
-    previous?.dispose()
-    const { WebSocket: Socket, storage: store } = latest.current
-    own.dispose = registry.use(
-      mcpPairing({
-        code: pairCode,
-        port: pairPort,
-        WebSocket: Socket,
-        storage: store,
-        onStatus(status, detail) {
-          if (session.current !== own) return
-          setState({ status, reason: detail.reason })
-          latest.current.onStatusChange?.(status)
-        },
-      }),
-    )
-  })
-
-  const stop = useRef(() => {
-    const own = session.current
-    session.current = undefined
-    own?.dispose()
-  })
+  // Declared before the pairing's start so that unmounting stops telling first: the stop an
+  // unmount makes is not a status change for the parent.
+  useEffect(() => {
+    let last = pairing.getSnapshot()
+    return pairing.subscribe(() => {
+      const next = pairing.getSnapshot()
+      if (next === last) return
+      last = next
+      latest.current?.(next.status)
+    })
+  }, [pairing])
 
   useEffect(() => {
-    if (hasMcpSession(port, latest.current.storage)) start.current(tm, port)
-    const stopSession = stop.current
-    return () => {
-      stopSession()
-      setState({ status: 'idle' })
-    }
-  }, [tm, port])
+    // The props of this render, before any `connect` reads them.
+    pairing.setOptions({ port, WebSocket, storage })
+    pairing.resume()
+    return () => pairing.stop()
+    // The socket and storage props are read when the pairing (re)starts, like a ref.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pairing])
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     const typed = code.trim()
     if (!typed) return
     setCode('')
-    start.current(tm, port, typed)
-  }
-
-  const disconnect = () => {
-    stop.current()
-    forgetMcpSession(port, latest.current.storage)
-    setState({ status: 'idle' })
-    latest.current.onStatusChange?.('idle')
+    pairing.connect(typed)
   }
 
   const busy = state.status === 'connecting' || state.status === 'disconnected'
@@ -230,7 +206,7 @@ export function McpPairing({
         {message(state, labels, port)}
       </p>
       {paired || busy ? (
-        <button type="button" onClick={disconnect}>
+        <button type="button" onClick={pairing.disconnect}>
           {labels.disconnect}
         </button>
       ) : null}

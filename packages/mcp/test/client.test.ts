@@ -231,6 +231,7 @@ describe('mcpPairing', () => {
     const entry = await import('@toolmark/mcp/client')
     expect(Object.keys(entry).sort()).toEqual([
       'DEFAULT_MCP_PORT',
+      'createMcpPairingObserver',
       'forgetMcpSession',
       'hasMcpSession',
       'mcpPairing',

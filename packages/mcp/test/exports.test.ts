@@ -4,6 +4,7 @@ describe('@toolmark/mcp/client', () => {
   it('exports exactly the page side of the pairing', () => {
     expect(Object.keys(client).sort()).toEqual([
       'DEFAULT_MCP_PORT',
+      'createMcpPairingObserver',
       'forgetMcpSession',
       'hasMcpSession',
       'mcpPairing',

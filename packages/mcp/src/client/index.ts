@@ -10,5 +10,12 @@ export type {
   McpWebSocket,
   McpWebSocketConstructor,
 } from './mcpPairing'
+export { createMcpPairingObserver } from './pairingObserver'
+export type {
+  McpPairingObserver,
+  McpPairingObserverOptions,
+  McpPairingSnapshot,
+  McpPairingState,
+} from './pairingObserver'
 export type { TokenStorage } from './tokenStore'
 export type { HandshakeRejection } from '../handshake'
