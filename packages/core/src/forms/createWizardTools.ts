@@ -12,7 +12,7 @@ import {
 } from './createFormTools'
 import { formCodeOf } from './values/formCode'
 import { compileFormSchema } from './values/formSchema'
-import { isStepId } from './steps/formSteps'
+import { stepListProblem } from './steps/stepListProblem'
 import { isPlainObject, joinPath } from './values/paths'
 import { registerFormTools } from './fill/registerFormTools'
 import type { FormOptionsLookup, FormTools, WizardStep, WizardToolsOptions } from './values/types'
@@ -98,15 +98,7 @@ export function createWizardTools<TValues = Record<string, unknown>>(
 
 function wizardOptionsProblem(options: WizardToolsOptions<any>): Problem | undefined {
   if (typeof options.onSubmit !== 'function') return ['onSubmit']
-  const steps: unknown = options.steps
-  if (!Array.isArray(steps) || steps.length === 0) return ['wizard steps']
-  const ids = new Set<string>()
-  for (const step of steps as unknown[]) {
-    const s = (isPlainObject(step) ? step : {}) as Record<string, unknown>
-    if (!isStepId(s.id)) return ['step id', String(JSON.stringify(s.id))]
-    if (ids.has(s.id)) return ['step twice', s.id]
-    ids.add(s.id)
-    if (s.title !== undefined && typeof s.title !== 'string') return ['step title', s.id]
+  return stepListProblem(options.steps, ['wizard steps'], (s): Problem | undefined => {
     if (!isStandardSchema(s.schema)) return ['step schema', s.id]
     const missing = missingMethod(s.adapter)
     if (missing) return ['step adapter', s.id, missing]
@@ -119,6 +111,6 @@ function wizardOptionsProblem(options: WizardToolsOptions<any>): Problem | undef
         if (typeof fn !== 'function') return ['step lookup', s.id, field]
       }
     }
-  }
-  return undefined
+    return undefined
+  })
 }

@@ -72,6 +72,110 @@ export function internalProvenance(memory: FormMemory): InternalProvenance {
   return store
 }
 
+/** The origins whose field still holds the agent's value, in the store's order. */
+function heldOrigins(origins: ReadonlyMap<string, Origin>, values: unknown): Origin[] {
+  const held: Origin[] = []
+  for (const [path, origin] of origins) {
+    if (deepEqual(getIn(values, splitPath(path)), origin.value)) held.push(origin)
+  }
+  return held
+}
+
+/** The snapshot of the origins kept (their field holds the agent's value), in the store's order. */
+function snapshotOf(
+  origins: ReadonlyMap<string, Origin>,
+  kept: ReadonlySet<Origin>,
+): FormProvenance {
+  const next = new Map<string, FieldProvenance>()
+  for (const [path, origin] of origins) {
+    if (kept.has(origin)) {
+      next.set(path, Object.freeze({ callId: origin.callId, caller: origin.caller, at: origin.at }))
+    }
+  }
+  return next
+}
+
+/**
+ * The origins that writes at `written` replace, by the written path at or above them. One pass
+ * over the origins (each key's ancestors looked up), so a 200-field fill stays linear.
+ */
+function replacedBy(
+  origins: ReadonlyMap<string, Origin>,
+  written: ReadonlySet<string>,
+): Map<string, Array<readonly [string, Origin]>> {
+  const taken = new Map<string, Array<readonly [string, Origin]>>()
+  for (const [key, origin] of origins) {
+    for (let prefix = key; ; prefix = prefix.slice(0, prefix.lastIndexOf('.'))) {
+      if (written.has(prefix)) {
+        const list = taken.get(prefix) ?? []
+        list.push([key, origin])
+        taken.set(prefix, list)
+        break
+      }
+      if (!prefix.includes('.')) break
+    }
+  }
+  return taken
+}
+
+/** The origin a fill's write leaves at its path, from the call `by` at time `at`. */
+function originOf(
+  p: PlannedWrite,
+  previous: Origin | undefined,
+  by: { callId: string; caller: Caller },
+  at: number,
+  replaced: ReadonlyArray<readonly [string, Origin]>,
+): Origin {
+  // The agent rewriting its own value continues one run: a revert goes back past all of it.
+  const continues = previous !== undefined && deepEqual(p.before, previous.value)
+  return {
+    callId: by.callId,
+    caller: by.caller,
+    at,
+    value: cloneValue(p.after),
+    before: continues ? previous.before : cloneValue(p.before),
+    writes: continues ? [...previous.writes, p] : [p],
+    replaced,
+  }
+}
+
+/** Why a field holding an agent's value cannot be reverted now (`undefined` when it can). */
+function revertRefusal(
+  path: string,
+  origin: Origin,
+  binding: ProvenanceBinding,
+  values: unknown,
+): RevertFieldOutcome | undefined {
+  if (!deepEqual(getIn(values, splitPath(path)), origin.value)) {
+    const edited = overlapIndex(binding.edits.editedPaths(values))(path)
+    return { status: 'skipped', path, reason: edited ? 'user_edited' : 'changed' }
+  }
+  if (readOnlyIndex(binding.adapter)(path)) return { status: 'skipped', path, reason: 'readonly' }
+  return undefined
+}
+
+/**
+ * Tells every listener; one that throws is reported to the registry lent at that moment (read
+ * then: a listener may detach the tools), and the rest still hear.
+ */
+function callListeners(listeners: ReadonlySet<() => void>, lentTo: () => Toolmark | undefined) {
+  for (const listener of [...listeners]) {
+    try {
+      listener()
+    } catch (cause) {
+      const tm = lentTo()
+      if (tm) {
+        reportError(tm, {
+          code: 'listener_threw',
+          message: 'A form provenance listener threw',
+          cause,
+        })
+      }
+    }
+  }
+}
+
+/** One form memory's store: the only owner of its origins, snapshot, listeners and watch. */
 function createProvenance(): InternalProvenance {
   const origins = new Map<string, Origin>()
   const listeners = new Set<() => void>()
@@ -91,24 +195,10 @@ function createProvenance(): InternalProvenance {
   /** The origins whose field still holds the agent's value; the snapshot is rebuilt only on a change. */
   function compute(): FormProvenance {
     if (!binding) return snapshot
-    const values = valuesNow()
-    const now: Origin[] = []
-    for (const [path, origin] of origins) {
-      if (deepEqual(getIn(values, splitPath(path)), origin.value)) now.push(origin)
-    }
+    const now = heldOrigins(origins, valuesNow())
     if (now.length === held.length && now.every((o, i) => o === held[i])) return snapshot
     held = now
-    const kept = new Set(now)
-    const next = new Map<string, FieldProvenance>()
-    for (const [path, origin] of origins) {
-      if (kept.has(origin)) {
-        next.set(
-          path,
-          Object.freeze({ callId: origin.callId, caller: origin.caller, at: origin.at }),
-        )
-      }
-    }
-    snapshot = next
+    snapshot = snapshotOf(origins, new Set(now))
     return snapshot
   }
 
@@ -117,19 +207,7 @@ function createProvenance(): InternalProvenance {
     if (listeners.size === 0) return
     const before = snapshot
     if (compute() === before) return
-    for (const listener of [...listeners]) {
-      try {
-        listener()
-      } catch (cause) {
-        if (binding) {
-          reportError(binding.tm, {
-            code: 'listener_threw',
-            message: 'A form provenance listener threw',
-            cause,
-          })
-        }
-      }
-    }
+    callListeners(listeners, () => binding?.tm)
   }
 
   let checkQueued = false
@@ -146,10 +224,15 @@ function createProvenance(): InternalProvenance {
     })
   }
 
-  /** Follows the person's edits while someone listens and the adapter can tell. */
-  function watch() {
+  /** Stops following the adapter's writes; nothing to do when nothing is followed. */
+  function unwatch() {
     stopWatching?.()
     stopWatching = undefined
+  }
+
+  /** Follows the person's edits while someone listens and the adapter can tell. */
+  function watch() {
+    unwatch()
     const subscribe = binding?.adapter.subscribe
     if (listeners.size === 0 || typeof subscribe !== 'function') return
     try {
@@ -167,10 +250,7 @@ function createProvenance(): InternalProvenance {
       if (listeners.size === 1) watch()
       return () => {
         if (!listeners.delete(listener)) return
-        if (listeners.size === 0) {
-          stopWatching?.()
-          stopWatching = undefined
-        }
+        if (listeners.size === 0) unwatch()
       }
     },
     attach(next) {
@@ -180,45 +260,16 @@ function createProvenance(): InternalProvenance {
       return () => {
         if (binding !== next) return
         binding = undefined
-        stopWatching?.()
-        stopWatching = undefined
+        unwatch()
       }
     },
     record(planned, by) {
       const at = Date.now()
-      const written = new Set(planned.map((p) => p.write.path))
-      // One pass over the origins (each key's ancestors looked up), so a 200-field fill stays linear.
-      const taken = new Map<string, Array<readonly [string, Origin]>>()
-      for (const [key, origin] of origins) {
-        for (let prefix = key; ; prefix = prefix.slice(0, prefix.lastIndexOf('.'))) {
-          if (written.has(prefix)) {
-            const list = taken.get(prefix) ?? []
-            list.push([key, origin])
-            taken.set(prefix, list)
-            break
-          }
-          if (!prefix.includes('.')) break
-        }
-      }
-      const next: Array<readonly [string, Origin]> = []
-      for (const p of planned) {
+      const taken = replacedBy(origins, new Set(planned.map((p) => p.write.path)))
+      const next = planned.map((p) => {
         const path = p.write.path
-        const previous = origins.get(path)
-        // The agent rewriting its own value continues one run: a revert goes back past all of it.
-        const continues = previous !== undefined && deepEqual(p.before, previous.value)
-        next.push([
-          path,
-          {
-            callId: by.callId,
-            caller: by.caller,
-            at,
-            value: cloneValue(p.after),
-            before: continues ? previous.before : cloneValue(p.before),
-            writes: continues ? [...previous.writes, p] : [p],
-            replaced: taken.get(path) ?? [],
-          },
-        ])
-      }
+        return [path, originOf(p, origins.get(path), by, at, taken.get(path) ?? [])] as const
+      })
       for (const list of taken.values()) for (const [key] of list) origins.delete(key)
       for (const [path, origin] of next) origins.set(path, origin)
       notify()
@@ -239,13 +290,8 @@ function createProvenance(): InternalProvenance {
       if (!current) return { status: 'skipped', path, reason: 'unavailable' }
       const origin = origins.get(path)
       if (!origin) return { status: 'skipped', path, reason: 'not_filled' }
-      const values = valuesNow()
-      if (!deepEqual(getIn(values, splitPath(path)), origin.value)) {
-        const edited = overlapIndex(current.edits.editedPaths(values))(path)
-        return { status: 'skipped', path, reason: edited ? 'user_edited' : 'changed' }
-      }
-      if (readOnlyIndex(current.adapter)(path))
-        return { status: 'skipped', path, reason: 'readonly' }
+      const refusal = revertRefusal(path, origin, current, valuesNow())
+      if (refusal) return refusal
       // Settled before the write, so a second revert of the same field finds nothing to do.
       origins.delete(path)
       for (const w of origin.writes) w.reverted = true

@@ -55,6 +55,48 @@ const sentence = (text: string) => {
   return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`
 }
 
+/**
+ * After a wizard's fill or undo, shows the first step with an issue (else the last step) through
+ * the app's `onStepChange`; a callback that throws is reported, and what the form did stands.
+ */
+function followIssues(
+  tm: Toolmark,
+  name: string,
+  steps: FormSource['steps'],
+  onStepChange: FormToolsBaseOptions<any>['onStepChange'],
+  issues: readonly ResultIssue[],
+) {
+  if (!steps || typeof onStepChange !== 'function') return
+  const first = steps.find((step) => issues.some((i) => isAtOrBelow(i.path, step.id)))
+  try {
+    onStepChange((first ?? steps[steps.length - 1]).id)
+  } catch (cause) {
+    // What the form did stands; the app's callback failing is the app's to hear about.
+    reportError(tm, {
+      code: 'listener_threw',
+      message: `onStepChange of form "${name}" threw`,
+      cause,
+    })
+  }
+}
+
+/** Registers every tool into `handles`, all or none: one that throws disposes the others. */
+function registerAll(
+  tm: Toolmark,
+  defs: Record<string, ToolDefinition<any, any>>,
+  handles: Partial<Record<string, ToolHandle>>,
+  scope: FormToolsBaseOptions<any>['scope'],
+) {
+  try {
+    for (const [key, def] of Object.entries(defs)) {
+      handles[key] = tm.register(def, scope ? { scope } : undefined)
+    }
+  } catch (error) {
+    for (const handle of Object.values(handles)) handle?.dispose()
+    throw error
+  }
+}
+
 /** Registers the tools of a form (or a wizard) whose options were checked already. */
 export function registerFormTools(
   tm: Toolmark,
@@ -68,22 +110,6 @@ export function registerFormTools(
   const readFields = () => readFormFields(tm, name, () => adapter.fields())
   const secrets = createFormSecrets({ tm, declared: source.sensitive, memory, root, readFields })
   const handles: Partial<Record<string, ToolHandle>> = {}
-
-  function followIssues(issues: readonly ResultIssue[]) {
-    const onStepChange = options.onStepChange
-    if (!steps || typeof onStepChange !== 'function') return
-    const first = steps.find((step) => issues.some((i) => isAtOrBelow(i.path, step.id)))
-    try {
-      onStepChange((first ?? steps[steps.length - 1]).id)
-    } catch (cause) {
-      // What the form did stands; the app's callback failing is the app's to hear about.
-      reportError(tm, {
-        code: 'listener_threw',
-        message: `onStepChange of form "${name}" threw`,
-        cause,
-      })
-    }
-  }
 
   const form: FormContext = {
     tm,
@@ -101,7 +127,7 @@ export function registerFormTools(
     fileCode: files?.code,
     handles,
     readFields,
-    followIssues,
+    followIssues: (issues) => followIssues(tm, name, steps, options.onStepChange, issues),
   }
 
   const fill = createFillTool(form)
@@ -177,14 +203,7 @@ export function registerFormTools(
     }
   }
 
-  try {
-    for (const [key, def] of Object.entries(defs)) {
-      handles[key] = tm.register(def, options.scope ? { scope: options.scope } : undefined)
-    }
-  } catch (error) {
-    for (const handle of Object.values(handles)) handle?.dispose()
-    throw error
-  }
+  registerAll(tm, defs, handles, options.scope)
   const detach = form.provenance.attach({
     tm,
     adapter,

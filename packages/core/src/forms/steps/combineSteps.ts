@@ -1,6 +1,7 @@
-import type { JsonSchema, StandardSchemaResult, StandardSchemaV1 } from '../../types'
+import type { JsonSchema, ResultIssue, StandardSchemaResult } from '../../types'
 import { isPlainObject, joinPath } from '../values/paths'
 import type { FormAdapter, FormField, FormSubmitOutcome, WizardStep } from '../values/types'
+import { stepsJsonSchema, stepsSchema } from './stepsSchema'
 
 type Schema = Record<string, unknown>
 
@@ -52,6 +53,87 @@ function stepField(id: string, field: FormField): FormField {
   return out
 }
 
+/** Fill values routed to the step they belong to, at the step form's own paths. */
+function valuesByStep(values: ReadonlyMap<string, unknown>): Map<string, Map<string, unknown>> {
+  const byStep = new Map<string, Map<string, unknown>>()
+  const add = (id: string, path: string, value: unknown) => {
+    const map = byStep.get(id) ?? new Map<string, unknown>()
+    map.set(path, value)
+    byStep.set(id, map)
+  }
+  for (const [path, value] of values) {
+    const dot = path.indexOf('.')
+    if (dot >= 0) add(path.slice(0, dot), path.slice(dot + 1), value)
+    else if (isPlainObject(value)) for (const key of Object.keys(value)) add(path, key, value[key])
+  }
+  return byStep
+}
+
+/** The paths each step's adapter lists (`pathsOf`), at their paths in the wizard. */
+function stepPaths(
+  steps: readonly WizardStep<unknown>[],
+  pathsOf: (adapter: FormAdapter<unknown>) => unknown,
+): string[] {
+  const out: string[] = []
+  for (const step of steps) {
+    const paths = pathsOf(step.adapter)
+    if (!Array.isArray(paths)) continue
+    for (const path of paths) if (typeof path === 'string') out.push(joinPath(step.id, path))
+  }
+  return out
+}
+
+/**
+ * Submits every step's form, so each shows its errors when the person goes there; the steps'
+ * values under their ids when all pass, else every step's issues at the wizard's paths.
+ */
+async function submitSteps(
+  steps: readonly WizardStep<unknown>[],
+  options: { signal: AbortSignal },
+): Promise<{ ok: true; data: Record<string, unknown> } | { ok: false; issues: ResultIssue[] }> {
+  const data: Record<string, unknown> = {}
+  const issues: ResultIssue[] = []
+  for (const step of steps) {
+    if (options.signal.aborted) throw options.signal.reason
+    const outcome = await step.adapter.submit(options)
+    if (outcome?.ok === true) {
+      data[step.id] = outcome.data
+      continue
+    }
+    const stepIssues = Array.isArray(outcome?.issues) ? outcome.issues : []
+    if (stepIssues.length === 0) issues.push({ path: step.id, message: 'The step is invalid' })
+    for (const issue of stepIssues) {
+      issues.push({ path: joinPath(step.id, issue.path), message: issue.message })
+    }
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, data }
+}
+
+/** Every step's values checked by its own schema: the issues under the step's id, or the values. */
+function validateSteps(
+  steps: readonly WizardStep<unknown>[],
+  tree: Record<string, unknown>,
+): StandardSchemaResult<unknown> | Promise<StandardSchemaResult<unknown>> {
+  const results = steps.map((s) => s.schema['~standard'].validate(tree[s.id]))
+  const combine = (settled: StandardSchemaResult<unknown>[]) => {
+    const issues = settled.flatMap((r, k) =>
+      (r.issues ?? []).map((issue) => ({
+        message: issue.message,
+        path: [steps[k].id, ...(issue.path ?? [])],
+      })),
+    )
+    if (issues.length > 0) return { issues }
+    return {
+      value: Object.fromEntries(
+        settled.map((r, k) => [steps[k].id, (r as { value: unknown }).value]),
+      ),
+    }
+  }
+  return results.some((r) => r instanceof Promise)
+    ? Promise.all(results).then(combine)
+    : combine(results as StandardSchemaResult<unknown>[])
+}
+
 /**
  * A wizard whose steps each have a form: one adapter and one schema over all of them, keyed by
  * step id (`{ who: { email }, system: { name } }`). Its submit validates every step the way
@@ -80,18 +162,7 @@ export function combineSteps(
       return defaultsCache.view
     },
     async setValues(values, options) {
-      const byStep = new Map<string, Map<string, unknown>>()
-      const add = (id: string, path: string, value: unknown) => {
-        const map = byStep.get(id) ?? new Map<string, unknown>()
-        map.set(path, value)
-        byStep.set(id, map)
-      }
-      for (const [path, value] of values) {
-        const dot = path.indexOf('.')
-        if (dot >= 0) add(path.slice(0, dot), path.slice(dot + 1), value)
-        else if (isPlainObject(value))
-          for (const key of Object.keys(value)) add(path, key, value[key])
-      }
+      const byStep = valuesByStep(values)
       for (const step of steps) {
         const map = byStep.get(step.id)
         if (map) await step.adapter.setValues(map, options)
@@ -105,45 +176,14 @@ export function combineSteps(
         for (const stop of stops) if (typeof stop === 'function') stop()
       }
     },
-    dirtyPaths() {
-      const out: string[] = []
-      for (const step of steps) {
-        const dirty = step.adapter.dirtyPaths()
-        if (!Array.isArray(dirty)) continue
-        for (const path of dirty) if (typeof path === 'string') out.push(joinPath(step.id, path))
-      }
-      return out
-    },
-    readOnlyPaths() {
-      const out: string[] = []
-      for (const step of steps) {
-        const { adapter } = step
-        const locked = typeof adapter.readOnlyPaths === 'function' ? adapter.readOnlyPaths() : []
-        if (!Array.isArray(locked)) continue
-        for (const path of locked) if (typeof path === 'string') out.push(joinPath(step.id, path))
-      }
-      return out
-    },
+    dirtyPaths: () => stepPaths(steps, (a) => a.dirtyPaths()),
+    readOnlyPaths: () =>
+      stepPaths(steps, (a) => (typeof a.readOnlyPaths === 'function' ? a.readOnlyPaths() : [])),
     async submit(options): Promise<FormSubmitOutcome> {
-      // Every step is checked, so each step's form shows its errors when the person goes there.
-      const data: Record<string, unknown> = {}
-      const issues: { path: string; message: string }[] = []
-      for (const step of steps) {
-        if (options.signal.aborted) throw options.signal.reason
-        const outcome = await step.adapter.submit(options)
-        if (outcome?.ok === true) {
-          data[step.id] = outcome.data
-          continue
-        }
-        const stepIssues = Array.isArray(outcome?.issues) ? outcome.issues : []
-        if (stepIssues.length === 0) issues.push({ path: step.id, message: 'The step is invalid' })
-        for (const issue of stepIssues) {
-          issues.push({ path: joinPath(step.id, issue.path), message: issue.message })
-        }
-      }
-      if (issues.length > 0) return { ok: false, issues }
+      const outcome = await submitSteps(steps, options)
+      if (!outcome.ok) return outcome
       if (options.signal.aborted) throw options.signal.reason
-      return { ok: true, data: await onSubmit(data, options) }
+      return { ok: true, data: await onSubmit(outcome.data, options) }
     },
     fields() {
       const out: FormField[] = []
@@ -162,48 +202,10 @@ export function combineSteps(
     },
   }
 
-  const schema: StandardSchemaV1 = {
-    '~standard': {
-      version: 1,
-      vendor: 'toolmark',
-      validate(tree) {
-        if (!isPlainObject(tree)) {
-          return { issues: [{ message: 'Expected an object of steps', path: [] }] }
-        }
-        const results = steps.map((s) => s.schema['~standard'].validate(tree[s.id]))
-        const combine = (settled: StandardSchemaResult<unknown>[]) => {
-          const issues = settled.flatMap((r, k) =>
-            (r.issues ?? []).map((issue) => ({
-              message: issue.message,
-              path: [steps[k].id, ...(issue.path ?? [])],
-            })),
-          )
-          if (issues.length > 0) return { issues }
-          return {
-            value: Object.fromEntries(
-              settled.map((r, k) => [steps[k].id, (r as { value: unknown }).value]),
-            ),
-          }
-        }
-        return results.some((r) => r instanceof Promise)
-          ? Promise.all(results).then(combine)
-          : combine(results as StandardSchemaResult<unknown>[])
-      },
-    },
-  }
+  const schema = stepsSchema((tree) => validateSteps(steps, tree))
 
   const defs: Schema = {}
-  const jsonSchema: JsonSchema = {
-    type: 'object',
-    properties: Object.fromEntries(
-      steps.map((step, k) => [
-        step.id,
-        { ...(step.title ? { title: step.title } : {}), ...hoist(step.id, jsonSchemas[k], defs) },
-      ]),
-    ),
-    required: steps.map((s) => s.id),
-    additionalProperties: false,
-  }
+  const jsonSchema = stepsJsonSchema(steps, (step, k) => hoist(step.id, jsonSchemas[k], defs))
   if (Object.keys(defs).length > 0) jsonSchema.$defs = defs
 
   return { adapter, schema, jsonSchema }

@@ -19,13 +19,8 @@ import type {
   FormSteps,
   FormSubmitOutcome,
 } from '../values/types'
-
-/** A step id or a path segment a step may use. */
-export const STEP_ID = /^[A-Za-z0-9_-]+$/
-
-/** Whether a step id is usable: a plain segment, never one that reaches a prototype. */
-export const isStepId = (id: unknown): id is string =>
-  typeof id === 'string' && STEP_ID.test(id) && !FORBIDDEN_SEGMENTS.has(id)
+import { stepListProblem } from './stepListProblem'
+import { stepsJsonSchema, stepsSchema } from './stepsSchema'
 
 /** The node a form path leads to, through objects only (`undefined` when it is not declared). */
 function nodeAt(root: FormNode, path: string): FormNode | undefined {
@@ -52,15 +47,8 @@ function uncovered(node: FormNode, path: string, fields: readonly string[], out:
 
 /** What is wrong with a one-form wizard's `steps`; `undefined` when nothing. */
 export function stepsProblem(steps: unknown, root: FormNode): Problem | undefined {
-  if (!Array.isArray(steps) || steps.length === 0) return ['steps']
-  const ids = new Set<string>()
   const all: string[] = []
-  for (const step of steps as unknown[]) {
-    const s = (isPlainObject(step) ? step : {}) as Record<string, unknown>
-    if (!isStepId(s.id)) return ['step id', String(JSON.stringify(s.id))]
-    if (ids.has(s.id)) return ['step twice', s.id]
-    ids.add(s.id)
-    if (s.title !== undefined && typeof s.title !== 'string') return ['step title', s.id]
+  const listProblem = stepListProblem(steps, ['steps'], (s): Problem | undefined => {
     if (!Array.isArray(s.fields) || s.fields.length === 0) return ['step fields', s.id]
     for (const field of s.fields as unknown[]) {
       if (typeof field !== 'string' || field === '' || !nodeAt(root, field)) {
@@ -70,7 +58,9 @@ export function stepsProblem(steps: unknown, root: FormNode): Problem | undefine
       if (overlap !== undefined) return ['field twice', overlap, field]
       all.push(field)
     }
-  }
+    return undefined
+  })
+  if (listProblem) return listProblem
   const missing: string[] = []
   uncovered(root, '', all, missing)
   if (missing.length > 0) return ['unshown fields', missing.map((m) => `"${m}"`).join(', ')]
@@ -121,16 +111,39 @@ function placed(path: string, message: string, toView: (p: string) => string | u
   return at === undefined ? { path: '', message: `${path}: ${message}` } : { path: at, message }
 }
 
-/**
- * A wizard over one form: the tools see the form keyed by step id (`{ who: { email } }`) and
- * read and write the form through its own adapter, at its own paths.
- */
-export function splitIntoSteps(
-  adapter: FormAdapter<unknown>,
-  schema: StandardSchemaV1,
-  jsonSchema: JsonSchema,
-  steps: readonly FormStep[],
+/** A Standard Schema's issues at the tools' view, as segment lists. */
+function viewIssues(
+  issues: ReadonlyArray<StandardSchemaIssue>,
+  toView: (p: string) => string | undefined,
 ) {
+  return {
+    issues: issues.map((issue) => {
+      const at = placed(
+        issuePath(issue.path),
+        typeof issue.message === 'string' ? issue.message : 'Invalid value',
+        toView,
+      )
+      return { message: at.message, path: splitPath(at.path) }
+    }),
+  }
+}
+
+/** The form paths an adapter lists, those a step shows, in the tools' view. */
+function viewPaths(paths: unknown, toView: (p: string) => string | undefined): string[] {
+  if (!Array.isArray(paths)) return []
+  const out: string[] = []
+  for (const path of paths) {
+    const at = typeof path === 'string' ? toView(path) : undefined
+    if (at) out.push(at)
+  }
+  return out
+}
+
+/**
+ * The mapping between a form and the tools' view of it keyed by step id: paths, patterns and
+ * values both ways. `fieldSegments[k]` holds the segments of step `k`'s fields.
+ */
+function createStepView(steps: readonly FormStep[]) {
   const owner = new Map<string, string>()
   for (const step of steps) for (const field of step.fields) owner.set(field, step.id)
   const fieldSegments = steps.map((step) => step.fields.map(splitPath))
@@ -180,9 +193,38 @@ export function splitIntoSteps(
     return setManyIn({}, entries)
   }
 
-  const mapIssues = (issues: readonly ResultIssue[]) =>
-    issues.map((i) => placed(i.path, i.message, toView))
+  /** Writes at the tools' paths as writes at the form's (a whole step: each of its fields). */
+  function unviewWrites(values: ReadonlyMap<string, unknown>): Map<string, unknown> {
+    const out = new Map<string, unknown>()
+    for (const [path, value] of values) {
+      const dot = path.indexOf('.')
+      if (dot >= 0) {
+        out.set(path.slice(dot + 1), value)
+        continue
+      }
+      const k = steps.findIndex((s) => s.id === path)
+      if (k < 0) continue
+      fieldSegments[k].forEach((segments, i) => {
+        out.set(steps[k].fields[i], getIn(value, segments))
+      })
+    }
+    return out
+  }
 
+  return { fieldSegments, toView, viewPatterns, view, unview, unviewWrites }
+}
+
+/**
+ * A wizard over one form: the tools see the form keyed by step id (`{ who: { email } }`) and
+ * read and write the form through its own adapter, at its own paths.
+ */
+export function splitIntoSteps(
+  adapter: FormAdapter<unknown>,
+  schema: StandardSchemaV1,
+  jsonSchema: JsonSchema,
+  steps: readonly FormStep[],
+) {
+  const { fieldSegments, toView, viewPatterns, view, unview, unviewWrites } = createStepView(steps)
   let defaultsCache: { source: unknown; view: unknown } | undefined
   const viewFields = new WeakMap<FormField, FormField>()
 
@@ -195,50 +237,18 @@ export function splitIntoSteps(
       if (defaultsCache?.source !== source) defaultsCache = { source, view: view(source) }
       return defaultsCache.view
     },
-    setValues(values, options) {
-      const out = new Map<string, unknown>()
-      for (const [path, value] of values) {
-        const dot = path.indexOf('.')
-        if (dot >= 0) {
-          out.set(path.slice(dot + 1), value)
-          continue
-        }
-        // A whole step: each of its fields.
-        const k = steps.findIndex((s) => s.id === path)
-        if (k < 0) continue
-        fieldSegments[k].forEach((segments, i) => {
-          out.set(steps[k].fields[i], getIn(value, segments))
-        })
-      }
-      return adapter.setValues(out, options)
-    },
+    setValues: (values, options) => adapter.setValues(unviewWrites(values), options),
     subscribe(onChange) {
       return typeof adapter.subscribe === 'function' ? adapter.subscribe(onChange) : () => {}
     },
-    dirtyPaths() {
-      const dirty = adapter.dirtyPaths()
-      if (!Array.isArray(dirty)) return []
-      const out: string[] = []
-      for (const path of dirty) {
-        const at = typeof path === 'string' ? toView(path) : undefined
-        if (at) out.push(at)
-      }
-      return out
-    },
-    readOnlyPaths() {
-      const locked = typeof adapter.readOnlyPaths === 'function' ? adapter.readOnlyPaths() : []
-      if (!Array.isArray(locked)) return []
-      const out: string[] = []
-      for (const path of locked) {
-        const at = typeof path === 'string' ? toView(path) : undefined
-        if (at) out.push(at)
-      }
-      return out
-    },
+    dirtyPaths: () => viewPaths(adapter.dirtyPaths(), toView),
+    readOnlyPaths: () =>
+      viewPaths(typeof adapter.readOnlyPaths === 'function' ? adapter.readOnlyPaths() : [], toView),
     async submit(options): Promise<FormSubmitOutcome> {
       const outcome = await adapter.submit(options)
       if (!outcome || outcome.ok === true) return outcome
-      return { ok: false, issues: mapIssues(Array.isArray(outcome.issues) ? outcome.issues : []) }
+      const issues: readonly ResultIssue[] = Array.isArray(outcome.issues) ? outcome.issues : []
+      return { ok: false, issues: issues.map((i) => placed(i.path, i.message, toView)) }
     },
     fields() {
       const out: FormField[] = []
@@ -263,47 +273,15 @@ export function splitIntoSteps(
     },
   }
 
-  const toViewIssues = (issues: ReadonlyArray<StandardSchemaIssue>) => ({
-    issues: issues.map((issue) => {
-      const at = placed(
-        issuePath(issue.path),
-        typeof issue.message === 'string' ? issue.message : 'Invalid value',
-        toView,
-      )
-      return { message: at.message, path: splitPath(at.path) }
-    }),
+  const stepSchema = stepsSchema((tree) => {
+    const result = schema['~standard'].validate(unview(tree))
+    const settle = (r: Awaited<typeof result>) =>
+      r.issues ? viewIssues(r.issues, toView) : { value: tree }
+    return result instanceof Promise ? result.then(settle) : settle(result)
   })
-  const stepSchema: StandardSchemaV1 = {
-    '~standard': {
-      version: 1,
-      vendor: 'toolmark',
-      validate(tree) {
-        if (!isPlainObject(tree)) {
-          return { issues: [{ message: 'Expected an object of steps', path: [] }] }
-        }
-        const result = schema['~standard'].validate(unview(tree))
-        const settle = (r: Awaited<typeof result>) =>
-          r.issues ? toViewIssues(r.issues) : { value: tree }
-        return result instanceof Promise ? result.then(settle) : settle(result)
-      },
-    },
-  }
 
   const { $schema: _ignored, $defs, definitions, ...body } = jsonSchema
-  const stepJson: JsonSchema = {
-    type: 'object',
-    properties: Object.fromEntries(
-      steps.map((step, k) => [
-        step.id,
-        {
-          ...(step.title ? { title: step.title } : {}),
-          ...pickSchema(jsonSchema, body, fieldSegments[k]),
-        },
-      ]),
-    ),
-    required: steps.map((s) => s.id),
-    additionalProperties: false,
-  }
+  const stepJson = stepsJsonSchema(steps, (_, k) => pickSchema(jsonSchema, body, fieldSegments[k]))
   if ($defs !== undefined) stepJson.$defs = $defs
   if (definitions !== undefined) stepJson.definitions = definitions
 
