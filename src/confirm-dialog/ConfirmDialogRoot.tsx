@@ -2,52 +2,27 @@
 import {
   forwardRef,
   useCallback,
-  useEffect,
   useId,
   useRef,
   type ComponentPropsWithoutRef,
   type ReactNode,
-  type RefCallback,
   type SyntheticEvent,
 } from 'react'
-import { reportError, type FieldChange, type Toolmark } from '@toolmark/core'
-import { questionFormOf } from '@toolmark/core/observers'
+import type { FieldChange, Toolmark } from '@toolmark/core'
 import { useResolvedToolmark } from '../ToolmarkContext'
 import { resolveLabels, type ConfirmDialogLabelsInput } from './confirmDialogLabels'
 import { ROOT_ATTRIBUTE } from './rootAttribute'
-import { ConfirmDialogButtons } from './ConfirmDialogButtons'
-import { ConfirmDialogDetails } from './ConfirmDialogDetails'
-import { ConfirmDialogOutcome } from './ConfirmDialogOutcome'
-import { questionFormParts, type QuestionForm } from './questionFormKey'
-import { ConfirmDialogReview, ConfirmDialogReviewButtons } from './ConfirmDialogReview'
-import { isExpiredOutcome } from './confirmDialogState'
+import { ConfirmDialogControls, type ConfirmDialogActions } from './ConfirmDialogControls'
+import { ConfirmDialogRequest } from './ConfirmDialogRequest'
+import { ConfirmDialogStatus } from './ConfirmDialogStatus'
+import type { QuestionForm } from './questionFormKey'
 import { useAppColorScheme } from '../theme/useAppColorScheme'
 import { useComposedRef } from './useComposedRef'
 import { useConfirmDialog } from './useConfirmDialog'
 import { useModalDialog } from './useModalDialog'
-import { AgentText } from './AgentText'
+import { useQuestionForm } from './useQuestionForm'
 
-/** What `renderActions` receives to draw its own Approve and Deny controls. */
-export interface ConfirmDialogActions {
-  approve(): void
-  /**
-   * Present when the dialog offers grants (`offerGrants`) and the request allows one: approves
-   * and lets later calls of the same tool by the same caller run without asking until reload.
-   */
-  allowForSession?: () => void
-  deny(): void
-  /**
-   * Put it on the deny control (`<Button ref={denyRef}>`): focus starts there whenever a request
-   * comes on screen, as with the built-in buttons.
-   */
-  denyRef: RefCallback<HTMLElement>
-  /** True while an approved tool runs: disable the buttons and show progress. */
-  pending: boolean
-  /** True when the request can no longer be approved. */
-  expired: boolean
-  /** True when the request on screen is destructive: style approve as a danger action. */
-  destructive: boolean
-}
+export type { ConfirmDialogActions } from './ConfirmDialogControls'
 
 /** Props of {@link ConfirmDialog}; other props go to the root `<dialog>`, and so does `ref`. */
 export interface ConfirmDialogProps extends Omit<
@@ -110,9 +85,6 @@ export interface ConfirmDialogProps extends Omit<
   returnFocus?: () => HTMLElement | null | undefined
 }
 
-const BAD_QUESTIONS =
-  '<ConfirmDialog questions> takes questionForm from @toolmark/react, nothing else; questions are shown with Decline only.'
-
 /** What {@link ConfirmDialogRoot} takes: the public props, and the stylesheet to inject, if any. */
 interface ConfirmDialogRootProps extends Omit<ConfirmDialogProps, 'unstyled'> {
   stylesheet?: string
@@ -143,28 +115,8 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
   ) {
     const tm = useResolvedToolmark(toolmark, '<ConfirmDialog>')
     const dialog = useConfirmDialog(tm)
-    const { entry, current, outcomes, answering } = dialog
-    // The registry's own form unless one is passed; read at render (a registry lent questions
-    // after the dialog mounted is read at its next request).
-    const form = questions ?? questionFormOf(tm)
-    const question = questionFormParts(form)
-    const badQuestions = form !== undefined && !question
-    if (badQuestions && tm.dev) throw new Error(`[toolmark] ${BAD_QUESTIONS}`)
-    // Reported once per dialog and registry (effects run twice under StrictMode).
-    const reportedBadQuestions = useRef<Toolmark>(undefined)
-    useEffect(() => {
-      if (!badQuestions || reportedBadQuestions.current === tm) return
-      reportedBadQuestions.current = tm
-      reportError(tm, { code: 'invalid_options', message: BAD_QUESTIONS })
-    }, [tm, badQuestions])
-    const warnedNoForm = useRef(false)
-    useEffect(() => {
-      if (question || !entry?.question || !tm.dev || warnedNoForm.current) return
-      warnedNoForm.current = true
-      console.warn(
-        '[toolmark] <ConfirmDialog>: a tool asked a question (ctx.ask) and there is no form to answer it with, so the person can only decline. Create the registry with createToolmark({ confirm: { questions: questions({ form: questionForm }) } }), questionForm from @toolmark/react.',
-      )
-    }, [tm, question, entry])
+    const { entry, outcomes, answering } = dialog
+    const question = useQuestionForm(tm, questions, entry)
     const labels = resolveLabels(labelsInput)
     const titleId = useId()
     const descriptionId = useId()
@@ -214,15 +166,6 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
     const destructive = review
       ? dialog.selected.some((item) => item.hints.destructive === true)
       : entry?.hints.destructive === true
-    const openRows = review?.filter((row) => !row.ended) ?? []
-    const expiresAt = review
-      ? Math.min(...openRows.map((row) => row.entry.expiresAt))
-      : current?.expiresAt
-    const showTimer = dialog.asking && expiresAt !== undefined && Number.isFinite(expiresAt)
-    const allowForSession =
-      !review && offerGrants && entry?.grantable === true && !destructive && entry.verify !== true
-        ? dialog.allowForSession
-        : undefined
 
     return (
       <dialog
@@ -251,129 +194,30 @@ export const ConfirmDialogRoot = forwardRef<HTMLDialogElement, ConfirmDialogRoot
                 <p data-part="waiting">{labels.waiting(dialog.waiting)}</p>
               ) : null}
             </div>
-            {review ? (
-              <>
-                <h2 id={titleId} data-part="title">
-                  {labels.reviewTitle(review.length)}
-                </h2>
-                <p id={descriptionId} data-part="summary">
-                  {labels.reviewHint}
-                </p>
-                <ConfirmDialogReview
-                  rows={review}
-                  labels={labels}
-                  renderChanges={renderChanges}
-                  busy={answering}
-                  onToggle={dialog.toggle}
-                  onSeen={dialog.seen}
-                />
-              </>
-            ) : (
-              <>
-                <h2 id={titleId} data-part="title">
-                  <AgentText text={entry.title ?? entry.tool} />
-                </h2>
-                <p id={descriptionId} data-part="summary">
-                  <AgentText text={entry.summary} />
-                </p>
-                {entry.verify ? <p data-part="verify">{labels.verify}</p> : null}
-                {entry.question ? (
-                  question ? (
-                    <question.Form
-                      key={entry.id}
-                      formId={questionId}
-                      question={entry.question}
-                      answer={dialog.answer}
-                      disabled={answering || outcomes.length > 0}
-                      focusRef={denyRef}
-                      labels={labels}
-                    />
-                  ) : (
-                    <p data-part="question">{labels.noQuestionForm}</p>
-                  )
-                ) : (
-                  <ConfirmDialogDetails
-                    entry={entry}
-                    labels={labels}
-                    renderChanges={renderChanges}
-                  />
-                )}
-              </>
-            )}
-            {outcomes.length > 0 ? (
-              <div data-part="outcome" role="alert">
-                {outcomes.map((outcome) => (
-                  <ConfirmDialogOutcome
-                    key={outcome.entry.id}
-                    outcome={outcome}
-                    labels={labels}
-                    named={outcomes.length > 1}
-                  />
-                ))}
-              </div>
-            ) : showTimer ? (
-              <p data-part="timer">
-                {labels.timeLeft(Math.max(0, Math.ceil((expiresAt - dialog.now) / 1000)))}
-              </p>
-            ) : null}
-            {outcomes.length > 0 ? (
-              <div data-part="actions">
-                <button ref={close} type="button" onClick={dialog.dismiss}>
-                  {labels.close}
-                </button>
-              </div>
-            ) : review ? (
-              <ConfirmDialogReviewButtons
-                approveSelected={dialog.approveSelected}
-                denyAll={dialog.deny}
-                count={dialog.selected.length}
-                pending={answering}
-                destructive={destructive}
-                denyRef={denyRef}
-                labels={labels}
-              />
-            ) : entry.question ? (
-              question ? (
-                <question.Buttons
-                  formId={questionId}
-                  decline={dialog.deny}
-                  pending={answering}
-                  labels={labels}
-                />
-              ) : (
-                <div data-part="actions">
-                  <button
-                    ref={denyRef}
-                    type="button"
-                    data-action="deny"
-                    disabled={answering}
-                    onClick={dialog.deny}
-                  >
-                    {labels.decline}
-                  </button>
-                </div>
-              )
-            ) : renderActions ? (
-              renderActions({
-                approve: dialog.approve,
-                ...(allowForSession ? { allowForSession } : {}),
-                deny: dialog.deny,
-                denyRef,
-                pending: answering,
-                expired: outcomes.some(isExpiredOutcome),
-                destructive,
-              })
-            ) : (
-              <ConfirmDialogButtons
-                approve={dialog.approve}
-                allowForSession={allowForSession}
-                deny={dialog.deny}
-                pending={answering}
-                denyRef={denyRef}
-                labels={labels}
-                destructive={destructive ? entry : undefined}
-              />
-            )}
+            <ConfirmDialogRequest
+              dialog={dialog}
+              entry={entry}
+              titleId={titleId}
+              descriptionId={descriptionId}
+              questionId={questionId}
+              question={question}
+              labels={labels}
+              renderChanges={renderChanges}
+              denyRef={denyRef}
+            />
+            <ConfirmDialogStatus dialog={dialog} labels={labels} />
+            <ConfirmDialogControls
+              dialog={dialog}
+              entry={entry}
+              destructive={destructive}
+              offerGrants={offerGrants}
+              question={question}
+              questionId={questionId}
+              labels={labels}
+              renderActions={renderActions}
+              denyRef={denyRef}
+              closeRef={close}
+            />
             {onStop ? (
               <div data-part="stop">
                 <button type="button" data-action="stop" onClick={onStop}>

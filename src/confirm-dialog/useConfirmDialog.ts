@@ -1,5 +1,5 @@
 'use client'
-import { useEffect, useReducer, useRef } from 'react'
+import { useReducer, useRef } from 'react'
 import type { ApproveOptions, ConfirmationEntry, ResultIssue, Toolmark } from '@toolmark/core'
 import {
   confirmDialogReducer,
@@ -12,6 +12,7 @@ import {
 } from './confirmDialogState'
 import { useConfirmationsFor } from '../useConfirmations'
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
+import { useEndedOnScreen } from './useEndedOnScreen'
 
 const DIALOG = 'dialog'
 /** Approvals from the dialog's own buttons say so (a label for the log, not proof of a person). */
@@ -69,14 +70,7 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
 
   // One answer at a time, also when two clicks land before the next render.
   const busy = useRef(false)
-  const onScreen = useRef<ConfirmationEntry | undefined>(undefined)
-  const rowsOnScreen = useRef<ReadonlySet<string>>(new Set())
-  useIsomorphicLayoutEffect(() => {
-    onScreen.current = asking ? current : undefined
-    rowsOnScreen.current = new Set(
-      asking && review ? review.filter((row) => !row.ended).map((row) => row.entry.id) : [],
-    )
-  })
+  const forgetRows = useEndedOnScreen(tm, view, dispatch)
 
   // The clock runs only while a request waits on screen; set before paint so the first frame
   // already shows the right time left.
@@ -87,42 +81,10 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
     return () => clearInterval(timer)
   }, [asking])
 
-  // The registry's own timer usually drops the request on screen just before our clock ticks.
-  // Seen from the store's notification (before React renders the shorter list), so the person
-  // reads "expired" instead of watching the request vanish under the cursor.
-  const store = tm.confirmations
-  useEffect(
-    () =>
-      store.subscribe(() => {
-        const entry = onScreen.current
-        if (!entry || store.get(entry.id) || Date.now() < entry.expiresAt) return
-        onScreen.current = undefined
-        dispatch({ type: 'expired', entry })
-      }),
-    [store],
-  )
-
-  // A review row that expires or is withdrawn (the agent stopped, access went away) stays in the
-  // list, marked, instead of vanishing under the person's eyes; one answered elsewhere just goes.
-  useEffect(
-    () =>
-      tm.events.on('confirm', (event) => {
-        if (!rowsOnScreen.current.has(event.entry.id)) return
-        const { status } = event
-        if (status !== 'withdrawn' && status !== 'expired' && status !== 'evicted') return
-        dispatch({
-          type: 'left',
-          entry: event.entry,
-          reason: status === 'withdrawn' ? 'withdrawn' : 'expired',
-        })
-      }),
-    [tm],
-  )
-
   async function answer(asked: readonly ConfirmationEntry[], run: () => Promise<Outcome[]>) {
     if (busy.current || asked.length === 0) return
     busy.current = true
-    rowsOnScreen.current = new Set()
+    forgetRows()
     dispatch({ type: 'answering', entries: asked })
     const failed = await run()
     busy.current = false

@@ -82,27 +82,7 @@ export function DevtoolsPanel({
     show(false)
   }
 
-  const tabs: TabSpec<TabId>[] = [
-    { id: 'tools', label: 'Tools' },
-    { id: 'call', label: 'Call' },
-    { id: 'activity', label: 'Activity' },
-    {
-      id: 'confirmations',
-      label: (
-        <>
-          Confirmations
-          {pending > 0 ? (
-            <>
-              {' '}
-              <span data-part="badge" data-tone="danger">
-                {pending}
-              </span>
-            </>
-          ) : null}
-        </>
-      ),
-    },
-  ]
+  const tabs = devtoolsTabs(pending)
 
   const panel = (
     <aside
@@ -186,6 +166,31 @@ export function DevtoolsPanel({
       {host ? createPortal(panel, host) : null}
     </>
   )
+}
+
+/** The panel's four tabs; the Confirmations one carries a badge while requests are pending. */
+function devtoolsTabs(pending: number): TabSpec<TabId>[] {
+  return [
+    { id: 'tools', label: 'Tools' },
+    { id: 'call', label: 'Call' },
+    { id: 'activity', label: 'Activity' },
+    {
+      id: 'confirmations',
+      label: (
+        <>
+          Confirmations
+          {pending > 0 ? (
+            <>
+              {' '}
+              <span data-part="badge" data-tone="danger">
+                {pending}
+              </span>
+            </>
+          ) : null}
+        </>
+      ),
+    },
+  ]
 }
 
 /** Nothing usable has focus: the page itself, or an element that is gone or no longer shown. */

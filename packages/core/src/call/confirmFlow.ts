@@ -79,42 +79,64 @@ const GRANTS_NOT_ENABLED = () =>
     ),
   )
 
+/**
+ * Validates an input the person edited, bounded: a validator that never settles gives up after
+ * the tool's deadline (or when the call is stopped) with `cancelled`, so the entry is never left
+ * "being answered"; it stays pending and can still be approved as it was, or denied.
+ */
+function checkEdited(
+  internals: RegistryInternals,
+  record: ToolRecord,
+  input: unknown,
+  call: Call,
+): Promise<Checked> {
+  // Results built by validation are fresh and plain: freezing is enough.
+  const frozen = (checked: Checked): Checked =>
+    'result' in checked ? { result: deepFreeze(checked.result) } : checked
+  const checking = validateInput(internals, record, input, call)
+  if (!isThenable(checking)) return Promise.resolve(frozen(checking))
+  return new Promise<Checked>((resolve) => {
+    const timer = unref(
+      setTimeout(
+        () => resolve({ result: deepFreeze(cancelled('policy')) }),
+        record.def.timeoutMs ?? internals.limits.callTimeoutMs,
+      ),
+    )
+    call.wait(checking, 'check', (w) => {
+      clearTimeout(timer)
+      resolve(
+        'stopped' in w
+          ? frozen({ result: cancelled(w.stopped) })
+          : 'error' in w
+            ? { result: deepFreeze(toolFailed()) }
+            : frozen(w.value),
+      )
+    })
+  })
+}
+
+/**
+ * A grant asked with an approval of this call: the ceilings first (`grant_not_allowed`), then
+ * its shape (`invalid`, naming the option); the grant is made from the input that will run.
+ */
+function grantFor(
+  internals: RegistryInternals,
+  confirmations: InternalConfirmationStore,
+  call: Call,
+  given: unknown,
+): GrantCheck {
+  const { record, caller } = call
+  const ceiling = internals.grantCeiling(record, caller)
+  if (ceiling !== undefined) return { result: deepFreeze(refuse('grant_not_allowed', ceiling)) }
+  const list = confirmations.grantList
+  return list ? list.read(record, caller, given) : { result: GRANTS_NOT_ENABLED() }
+}
+
 export function createConfirmFlow(
   internals: RegistryInternals,
   confirmations: InternalConfirmationStore,
 ): ConfirmFlow {
   const { events } = internals
-
-  /**
-   * Validates an input the person edited, bounded: a validator that never settles gives up after
-   * the tool's deadline (or when the call is stopped) with `cancelled`, so the entry is never left
-   * "being answered"; it stays pending and can still be approved as it was, or denied.
-   */
-  function checkEdited(record: ToolRecord, input: unknown, call: Call): Promise<Checked> {
-    // Results built by validation are fresh and plain: freezing is enough.
-    const frozen = (checked: Checked): Checked =>
-      'result' in checked ? { result: deepFreeze(checked.result) } : checked
-    const checking = validateInput(internals, record, input, call)
-    if (!isThenable(checking)) return Promise.resolve(frozen(checking))
-    return new Promise<Checked>((resolve) => {
-      const timer = unref(
-        setTimeout(
-          () => resolve({ result: deepFreeze(cancelled('policy')) }),
-          record.def.timeoutMs ?? internals.limits.callTimeoutMs,
-        ),
-      )
-      call.wait(checking, 'check', (w) => {
-        clearTimeout(timer)
-        resolve(
-          'stopped' in w
-            ? frozen({ result: cancelled(w.stopped) })
-            : 'error' in w
-              ? { result: deepFreeze(toolFailed()) }
-              : frozen(w.value),
-        )
-      })
-    })
-  }
 
   /** Files a confirmation in the store, which holds its call for the person and announces it. */
   function file(parts: Omit<ConfirmationParts, 'verify'>): Confirmation {
@@ -124,24 +146,12 @@ export function createConfirmFlow(
     return confirmations.add(verify ? { ...parts, verify } : parts)
   }
 
-  /**
-   * A grant asked with an approval of this call: the ceilings first (`grant_not_allowed`), then
-   * its shape (`invalid`, naming the option); the grant is made from the input that will run.
-   */
-  function grantFor(call: Call, given: unknown): GrantCheck {
-    const { record, caller } = call
-    const ceiling = internals.grantCeiling(record, caller)
-    if (ceiling !== undefined) return { result: deepFreeze(refuse('grant_not_allowed', ceiling)) }
-    const list = confirmations.grantList
-    return list ? list.read(record, caller, given) : { result: GRANTS_NOT_ENABLED() }
-  }
-
   /** What a call's confirmation does with an edited input, an approval and a grant. */
   function callParts(call: Call, value: unknown, onApproved: OnApproved) {
     return {
       call,
       value,
-      check: (edited: unknown) => checkEdited(call.record, edited, call),
+      check: (edited: unknown) => checkEdited(internals, call.record, edited, call),
       run: async (input: unknown, approval: Approval) => {
         const result = await onApproved(input, approval)
         // The grant was made before the run, so calls arriving meanwhile are covered; an approval
@@ -153,7 +163,7 @@ export function createConfirmFlow(
         if (approval.grant !== undefined && !ran) confirmations.grantList?.revoke(approval.grant)
         return result
       },
-      grant: (given: unknown) => grantFor(call, given),
+      grant: (given: unknown) => grantFor(internals, confirmations, call, given),
     }
   }
 
