@@ -1,22 +1,24 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
   type CallToolResult,
+  type ProgressNotification,
+  type ProgressToken,
+  type Task,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { Manifest, ManifestEntry, ToolResult } from '@toolmark/core'
 import { PAGE_TEXT_NOTE } from '@toolmark/core/agent'
-import { outputCheck, textError, toMcpResult, toMcpTool } from './mapping'
+import { outputCheck, textError, toMcpResult } from './mapping'
 import type { PairingCode } from './pairing'
 import { DEFAULT_PROGRESS_INTERVAL_MS, startProgress } from './progressReporter'
 import { EndingTaskStore } from './taskStore'
+import { createToolListing, waitForManifest } from './toolListing'
 
 /** Name of the tool listed while no page is paired. */
 export const PAIRING_TOOL_NAME = 'toolmark_pairing'
-
-/** How long `tools/list` waits for a just-paired page's first manifest. */
-const FIRST_MANIFEST_WAIT_MS = 3_000
 
 /** What the MCP server needs from a paired page. */
 export interface PageLink {
@@ -70,12 +72,6 @@ export interface ToolmarkMcpServer {
   setPage(page: PageLink | undefined): void
 }
 
-/** One revision's tool list; `complete` unless a schema had to be loosened. */
-interface BuiltList {
-  tools: Tool[]
-  complete: boolean
-}
-
 const PAIRING_TOOL: Tool = {
   name: PAIRING_TOOL_NAME,
   title: 'Pair with the web app',
@@ -108,6 +104,131 @@ function unpairedText(info: PairingInfo): string {
   ].join('\n')
 }
 
+/** The pairing tool's answer: the code to enter, and whether a page is paired already. */
+function pairingToolResult(info: PairingInfo, link: PageLink | undefined): CallToolResult {
+  const text = link
+    ? `A page at ${link.origin} is paired; its tools are listed. To pair another page instead, enter this code there: ${info.code.code}`
+    : unpairedText(info)
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: {
+      paired: link !== undefined,
+      code: info.code.code,
+      expiresAt: new Date(info.code.expiresAt).toISOString(),
+      port: info.port,
+      origins: [...info.allowOrigins],
+    },
+  }
+}
+
+/** The answer to a call of a tool the page does not have (any more). */
+function unknownToolResult(name: string, rev: number | undefined): CallToolResult {
+  return toMcpResult(
+    {
+      status: 'refused',
+      code: 'unknown_tool',
+      message: `The page has no tool "${name}"; list the tools again.`,
+      ...(rev === undefined ? {} : { rev }),
+    },
+    false,
+  )
+}
+
+/** One call of a page tool: where it runs, and how its result becomes the MCP result. */
+interface PageCall {
+  link: PageLink
+  entry: ManifestEntry
+  input: unknown
+  mapResult(result: ToolResult): Promise<CallToolResult>
+}
+
+/** Where a task's call goes on once the request was answered with the task. */
+interface TaskStores {
+  /** The request's view of the store, to create the task and store its result. */
+  request: RequestTaskStore
+  /** The server's own store, which tells when the task ends before its call. */
+  server: EndingTaskStore
+  log(line: string): void
+}
+
+/**
+ * Answers at once with a task; the call goes on without the request and ends in the store. The
+ * task's end before the call's (`tasks/cancel`, or its time to live running out) aborts the call
+ * at once, which withdraws its pending confirmation in the page (`cancelled signal`): an approval
+ * after that runs nothing.
+ */
+async function callAsTask(
+  call: PageCall,
+  ttl: number | null,
+  stores: TaskStores,
+): Promise<{ task: Task }> {
+  const { link, entry } = call
+  const task = await stores.request.createTask({ ttl })
+  const controller = new AbortController()
+  const forget = stores.server.onEnd(task.taskId, () => controller.abort())
+  void link
+    .call(entry.name, call.input, { signal: controller.signal, rev: link.manifest()?.rev })
+    .then((result) => {
+      forget()
+      return call.mapResult(result)
+    })
+    .then(async (mapped) => {
+      if (controller.signal.aborted) return
+      await stores.request.storeTaskResult(
+        task.taskId,
+        mapped.isError ? 'failed' : 'completed',
+        mapped,
+      )
+    })
+    .catch((error: unknown) => {
+      // The task was cancelled or expired meanwhile: nobody can read this result.
+      stores.log(`toolmark-mcp: task ${task.taskId} ended unread: ${String(error)}`)
+    })
+  return { task }
+}
+
+/** How a call within its request reports progress, when the request carried a token. */
+interface RequestProgress {
+  token: ProgressToken | undefined
+  intervalMs: number
+  send(notification: ProgressNotification): Promise<void>
+}
+
+/** Runs a call within its request, which it ends; `signal` is the request's. */
+async function callInRequest(
+  call: PageCall,
+  signal: AbortSignal,
+  progressOptions: RequestProgress,
+): Promise<CallToolResult> {
+  const { link, entry } = call
+  const progressToken = progressOptions.token
+  // Heartbeats keep clients that reset their timeout on progress waiting while a person
+  // decides in the page; the server only knows that the call is outstanding.
+  const progress =
+    progressToken === undefined
+      ? undefined
+      : startProgress({
+          intervalMs: progressOptions.intervalMs,
+          send: (params) =>
+            progressOptions.send({
+              method: 'notifications/progress',
+              params: { progressToken, ...params },
+            }),
+        })
+  let result: ToolResult
+  try {
+    result = await link.call(entry.name, call.input, {
+      signal,
+      rev: link.manifest()?.rev,
+      onProgress: progress && ((p) => progress.report(p)),
+    })
+  } finally {
+    // Progress must reach the client before the response, which ends the request for it.
+    await progress?.stop()
+  }
+  return call.mapResult(result)
+}
+
 /** Creates the MCP server. Call `mcp.connect(transport)` to serve it. */
 export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
   // Tasks (MCP 2025-11-25, experimental in the SDK): a client that declares them gets a task for
@@ -126,12 +247,7 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
   )
   let page: PageLink | undefined
   let unsubscribe: (() => void) | undefined
-  // Full entries by name, kept while the summary entry is unchanged so a revision that touches
-  // one tool costs one describe, not one per tool.
-  const described = new Map<string, { key: string; entry: ManifestEntry }>()
-  let listed = new Map<string, ManifestEntry>()
-  // The tool list of the latest revision, built once however many times the client lists it.
-  let listing: { link: PageLink; rev: number; built: Promise<BuiltList> } | undefined
+  const listing = createToolListing({ isCurrent: (link) => link === page, log: options.log })
   // A page sends its manifest again on every hello; the client hears of each revision once.
   let notifiedRev: number | undefined
 
@@ -140,87 +256,6 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
     mcp.server.sendToolListChanged().catch((error: unknown) => {
       options.log(`toolmark-mcp: could not send list_changed: ${String(error)}`)
     })
-  }
-
-  async function waitForManifest(link: PageLink): Promise<Manifest | undefined> {
-    const now = link.manifest()
-    if (now) return now
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        off()
-        resolve(link.manifest())
-      }, FIRST_MANIFEST_WAIT_MS)
-      const off = link.onManifest((manifest) => {
-        clearTimeout(timer)
-        off()
-        resolve(manifest)
-      })
-    })
-  }
-
-  /** The entry with its input schema; `undefined` when the page could not describe it. */
-  async function fullEntry(
-    link: PageLink,
-    entry: ManifestEntry,
-  ): Promise<ManifestEntry | undefined> {
-    if (entry.inputSchema) return entry
-    const key = JSON.stringify(entry)
-    const cached = described.get(entry.name)
-    if (cached && cached.key === key) return cached.entry
-    const full = await link.describe(entry.name)
-    if (!full) {
-      options.log(`toolmark-mcp: could not describe ${entry.name}; listing it with a loose schema`)
-      return undefined
-    }
-    if (link === page) described.set(entry.name, { key, entry: full })
-    return full
-  }
-
-  async function listPageTools(link: PageLink): Promise<Tool[]> {
-    const manifest = await waitForManifest(link)
-    if (!manifest) return []
-    if (listing?.link === link && listing.rev === manifest.rev) return (await listing.built).tools
-    const current = { link, rev: manifest.rev, built: buildTools(link, manifest) }
-    listing = current
-    const built = await current.built.catch((error: unknown) => {
-      if (listing === current) listing = undefined
-      throw error
-    })
-    // A list that had to loosen a schema is not kept: the next listing describes again.
-    if (!built.complete && listing === current) listing = undefined
-    return built.tools
-  }
-
-  async function buildTools(link: PageLink, manifest: Manifest): Promise<BuiltList> {
-    let complete = true
-    const entries = await Promise.all(
-      manifest.tools.map(async (entry) => {
-        const full = await fullEntry(link, entry)
-        if (full) return full
-        // Not cached: the next listing asks again. Meanwhile any object input is let through
-        // and the page validates it, as it does every call.
-        complete = false
-        return { ...entry, inputSchema: { type: 'object' } }
-      }),
-    )
-    const tools: Tool[] = []
-    const byLlmName = new Map<string, ManifestEntry>()
-    for (const entry of entries) {
-      const tool = toMcpTool(entry, entry.inputSchema)
-      if (!tool) {
-        options.log(`toolmark-mcp: skipped ${entry.name}: its input is not an object`)
-        continue
-      }
-      tools.push(tool)
-      byLlmName.set(entry.llmName, entry)
-    }
-    if (link === page) listed = byLlmName
-    return { tools, complete }
-  }
-
-  /** The newest manifest decides; a name only an older listing knew still goes to the page. */
-  function lookup(link: PageLink, llmName: string): ManifestEntry | undefined {
-    return link.manifest()?.tools.find((entry) => entry.llmName === llmName) ?? listed.get(llmName)
   }
 
   /** Whether a tool's calls wait for a person's approval in the page. */
@@ -233,13 +268,13 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => {
     const link = page
     if (!link) return { tools: [PAIRING_TOOL] }
-    const tools = await listPageTools(link)
+    const tools = await listing.tools(link)
     if (!clientTakesTasks()) return { tools }
     // Calls that wait on a person may run as tasks; the listing built per revision is shared, so
     // the flag goes on copies.
     return {
       tools: tools.map((tool) =>
-        waitsOnPerson(listed.get(tool.name))
+        waitsOnPerson(listing.shown(tool.name))
           ? { ...tool, execution: { taskSupport: 'optional' as const } }
           : tool,
       ),
@@ -251,110 +286,46 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
     const link = page
     // A call may come right after pairing, before the page's first manifest arrived.
     if (link && !link.manifest()) await waitForManifest(link)
-    const entry = link ? lookup(link, name) : undefined
+    const entry = link ? listing.lookup(link, name) : undefined
 
-    if (name === PAIRING_TOOL_NAME && !entry) {
-      const info = options.pairingInfo()
-      const text = link
-        ? `A page at ${link.origin} is paired; its tools are listed. To pair another page instead, enter this code there: ${info.code.code}`
-        : unpairedText(info)
-      return {
-        content: [{ type: 'text', text }],
-        structuredContent: {
-          paired: link !== undefined,
-          code: info.code.code,
-          expiresAt: new Date(info.code.expiresAt).toISOString(),
-          port: info.port,
-          origins: [...info.allowOrigins],
-        },
-      } satisfies CallToolResult
-    }
+    if (name === PAIRING_TOOL_NAME && !entry) return pairingToolResult(options.pairingInfo(), link)
     if (!link) {
       return textError(
         `No web page is paired with toolmark-mcp, so "${name}" cannot run. Call the ${PAIRING_TOOL_NAME} tool and ask the person to enter its code in the app.`,
       )
     }
-    if (!entry) {
-      const rev = link.manifest()?.rev
-      return toMcpResult(
-        {
-          status: 'refused',
-          code: 'unknown_tool',
-          message: `The page has no tool "${name}"; list the tools again.`,
-          ...(rev === undefined ? {} : { rev }),
-        },
-        false,
-      )
-    }
+    if (!entry) return unknownToolResult(name, link.manifest()?.rev)
 
-    /**
-     * The MCP result; the output schema the client was shown decides `structuredContent`. Marked
-     * untrusted when the page says so now or said so in that listing (whose schema then asks for
-     * the mark).
-     */
-    const mapResult = async (result: ToolResult) => {
-      const shown = listed.get(name) ?? (await fullEntry(link, entry).catch(() => undefined))
-      const shownUntrusted = shown?.hints?.untrustedContent === true
-      const untrusted = shownUntrusted || entry.hints?.untrustedContent === true
-      return toMcpResult(result, untrusted, outputCheck(shown?.outputSchema, shownUntrusted))
+    const call: PageCall = {
+      link,
+      entry,
+      input: args ?? {},
+      /**
+       * The MCP result; the output schema the client was shown decides `structuredContent`.
+       * Marked untrusted when the page says so now or said so in that listing (whose schema then
+       * asks for the mark).
+       */
+      async mapResult(result) {
+        const shown =
+          listing.shown(name) ?? (await listing.fullEntry(link, entry).catch(() => undefined))
+        const shownUntrusted = shown?.hints?.untrustedContent === true
+        const untrusted = shownUntrusted || entry.hints?.untrustedContent === true
+        return toMcpResult(result, untrusted, outputCheck(shown?.outputSchema, shownUntrusted))
+      },
     }
-
     const taskParams = request.params.task
     if (taskParams && extra.taskStore) {
-      // Answered at once with the task; the call goes on without the request and ends in the
-      // store. The task's end before the call's (`tasks/cancel`, or its time to live running
-      // out) aborts the call at once, which withdraws its pending confirmation in the page
-      // (`cancelled signal`): an approval after that runs nothing.
-      const task = await extra.taskStore.createTask({ ttl: taskParams.ttl ?? null })
-      const controller = new AbortController()
-      const forget = taskStore.onEnd(task.taskId, () => controller.abort())
-      void link
-        .call(entry.name, args ?? {}, { signal: controller.signal, rev: link.manifest()?.rev })
-        .then((result) => {
-          forget()
-          return mapResult(result)
-        })
-        .then(async (mapped) => {
-          if (controller.signal.aborted) return
-          await extra.taskStore!.storeTaskResult(
-            task.taskId,
-            mapped.isError ? 'failed' : 'completed',
-            mapped,
-          )
-        })
-        .catch((error: unknown) => {
-          // The task was cancelled or expired meanwhile: nobody can read this result.
-          options.log(`toolmark-mcp: task ${task.taskId} ended unread: ${String(error)}`)
-        })
-      return { task }
-    }
-
-    const progressToken = request.params._meta?.progressToken
-    // Heartbeats keep clients that reset their timeout on progress waiting while a person
-    // decides in the page; the server only knows that the call is outstanding.
-    const progress =
-      progressToken === undefined
-        ? undefined
-        : startProgress({
-            intervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
-            send: (params) =>
-              extra.sendNotification({
-                method: 'notifications/progress',
-                params: { progressToken, ...params },
-              }),
-          })
-    let result: ToolResult
-    try {
-      result = await link.call(entry.name, args ?? {}, {
-        signal: extra.signal,
-        rev: link.manifest()?.rev,
-        onProgress: progress && ((p) => progress.report(p)),
+      return callAsTask(call, taskParams.ttl ?? null, {
+        request: extra.taskStore,
+        server: taskStore,
+        log: options.log,
       })
-    } finally {
-      // Progress must reach the client before the response, which ends the request for it.
-      await progress?.stop()
     }
-    return mapResult(result)
+    return callInRequest(call, extra.signal, {
+      token: request.params._meta?.progressToken,
+      intervalMs: options.progressIntervalMs ?? DEFAULT_PROGRESS_INTERVAL_MS,
+      send: (notification) => extra.sendNotification(notification),
+    })
   })
 
   return {
@@ -363,9 +334,7 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
       if (next === page) return
       unsubscribe?.()
       unsubscribe = undefined
-      described.clear()
-      listed = new Map()
-      listing = undefined
+      listing.reset()
       // The notification below covers the manifest the page already sent.
       notifiedRev = next?.manifest()?.rev
       page = next

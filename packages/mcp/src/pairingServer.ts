@@ -1,17 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer, type RawData, type WebSocket } from 'ws'
-import {
-  CloseCode,
-  MAX_HANDSHAKE_BYTES,
-  parseHello,
-  parseProof,
-  type HandshakeRejection,
-  type HandshakeReply,
-  type Transcript,
-} from './handshake'
-import { randomBase64Url } from './handshakeCrypto'
-import type { Pairing, ResumeChallenge } from './pairing'
+import { WebSocketServer, type WebSocket } from 'ws'
+import { acceptHandshake, type HandshakeContext, type PendingHandshake } from './acceptHandshake'
+import { CloseCode, type Transcript } from './handshake'
+import type { Pairing } from './pairing'
+import { closeSoon, frameText, reply } from './socketFrames'
 import { createThrottledLog } from './throttledLog'
 
 /** Largest protocol frame a paired page may send (1 MiB, the bridge's inbound bound). */
@@ -29,8 +22,6 @@ export const DEFAULT_PROOF_WINDOW_MS = 3_000
 export const BUSY_CLOSE_CODE = 1013
 /** How long a wrong code or token waits for its answer, holding its socket. */
 export const DEFAULT_FAILURE_DELAY_MS = 1_000
-/** How long a closing socket may take to answer the close frame before it is cut. */
-const CLOSE_GRACE_MS = 1_000
 
 /** A page that completed the handshake: protocol v1 text frames in both directions. */
 export interface PairedPage {
@@ -123,12 +114,6 @@ function refuse(socket: Duplex, status: number, text: string): void {
   )
 }
 
-function frameText(data: RawData, isBinary: boolean): string | undefined {
-  if (isBinary) return undefined
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8')
-  return Buffer.from(data as ArrayBuffer).toString('utf8')
-}
-
 function wrap(socket: WebSocket, origin: string): PairedPage {
   const messageListeners = new Set<(text: string) => void>()
   const closeListeners = new Set<() => void>()
@@ -172,14 +157,55 @@ function wrap(socket: WebSocket, origin: string): PairedPage {
   }
 }
 
-/** One socket between its upgrade and the end of its handshake. */
-interface PendingHandshake {
-  /** `hello` waits for the page's hello; `failed` waits out its failure delay. */
-  phase: 'hello' | 'preparing' | 'challenged' | 'checking' | 'failed'
-  /** When the challenge was sent (`performance.now()`), once it was. */
-  challengedAt?: number
-  /** Cuts the socket at once, without an answer (it was pushed out). */
-  drop(): void
+/**
+ * Makes room for a new socket by pushing out the stalest pending one: failed first, then silent,
+ * then one challenged at least `proofWindowMs` ago. `false` when every slot holds a socket still
+ * within its proof window (or being checked), which is never pushed out.
+ */
+function pushOutStalest(pending: ReadonlySet<PendingHandshake>, proofWindowMs: number): boolean {
+  const order = [...pending]
+  const now = performance.now()
+  const victim =
+    order.find((entry) => entry.phase === 'failed') ??
+    order.find((entry) => entry.phase === 'hello') ??
+    order.find(
+      (entry) =>
+        entry.phase === 'challenged' &&
+        entry.challengedAt !== undefined &&
+        now - entry.challengedAt >= proofWindowMs,
+    )
+  if (!victim) return false
+  victim.drop()
+  return true
+}
+
+/** The HTTP side: plain requests are told to upgrade, and slow headers are cut as handshakes are. */
+function createUpgradeOnlyServer(handshakeTimeoutMs: number): Server {
+  return createServer(
+    // Requests that never finish their headers are cut too, not only WebSocket handshakes.
+    {
+      headersTimeout: handshakeTimeoutMs,
+      requestTimeout: handshakeTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, handshakeTimeoutMs),
+    },
+    (_request, response) => {
+      response.writeHead(426, { 'Content-Type': 'text/plain', Connection: 'close' })
+      response.end('toolmark-mcp: WebSocket only\n')
+    },
+  )
+}
+
+/** Listens on 127.0.0.1 and resolves with the bound port (`port` unless it was 0). */
+function listenOnLoopback(http: Server, port: number): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const onError = (error: Error) => reject(error)
+    http.once('error', onError)
+    http.listen(port, '127.0.0.1', () => {
+      http.off('error', onError)
+      const address = http.address()
+      resolve(address && typeof address === 'object' ? address.port : port)
+    })
+  })
 }
 
 /**
@@ -198,21 +224,9 @@ export async function startPairingServer(options: PairingServerOptions): Promise
   const maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES
   const handshakeTimeoutMs = options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS
   const maxPending = Math.max(1, options.maxPendingHandshakes ?? DEFAULT_MAX_PENDING_HANDSHAKES)
-  const failureDelayMs = options.failureDelayMs ?? DEFAULT_FAILURE_DELAY_MS
   const proofWindowMs = options.proofWindowMs ?? DEFAULT_PROOF_WINDOW_MS
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxFrameBytes })
-  const http: Server = createServer(
-    // Requests that never finish their headers are cut too, not only WebSocket handshakes.
-    {
-      headersTimeout: handshakeTimeoutMs,
-      requestTimeout: handshakeTimeoutMs,
-      connectionsCheckingInterval: Math.min(1_000, handshakeTimeoutMs),
-    },
-    (_request, response) => {
-      response.writeHead(426, { 'Content-Type': 'text/plain', Connection: 'close' })
-      response.end('toolmark-mcp: WebSocket only\n')
-    },
-  )
+  const http = createUpgradeOnlyServer(handshakeTimeoutMs)
   let port = options.port
   let paired: { page: PairedPage; socket: WebSocket } | undefined
   const pending = new Set<PendingHandshake>()
@@ -224,37 +238,6 @@ export async function startPairingServer(options: PairingServerOptions): Promise
     summary: (n, ms) =>
       `toolmark-mcp: ${n} more WebSocket upgrades refused in the last ${ms / 1000} s`,
   })
-
-  function reply(socket: WebSocket, message: HandshakeReply | { type: 'superseded' }): void {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message))
-  }
-
-  function closeSoon(socket: WebSocket, code: number, reason: string): void {
-    socket.close(code, reason)
-    // A peer that never answers the close frame must not hold the socket for ws's 30 s.
-    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref()
-  }
-
-  /**
-   * Makes room for a new socket by pushing out the stalest pending one; `false` when every slot
-   * holds a socket still within its proof window (or being checked), which is never pushed out.
-   */
-  function pushOutStalest(): boolean {
-    const order = [...pending]
-    const now = performance.now()
-    const victim =
-      order.find((entry) => entry.phase === 'failed') ??
-      order.find((entry) => entry.phase === 'hello') ??
-      order.find(
-        (entry) =>
-          entry.phase === 'challenged' &&
-          entry.challengedAt !== undefined &&
-          now - entry.challengedAt >= proofWindowMs,
-      )
-    if (!victim) return false
-    victim.drop()
-    return true
-  }
 
   function promote(socket: WebSocket, origin: string, transcript: Transcript, proof?: string) {
     const previous = paired
@@ -274,104 +257,15 @@ export async function startPairingServer(options: PairingServerOptions): Promise
     options.onPaired(page)
   }
 
-  function handshake(socket: WebSocket, origin: string): void {
-    let transcript: Transcript | undefined
-    let resume: ResumeChallenge | undefined
-    let penalty: ReturnType<typeof setTimeout> | undefined
-    const entry: PendingHandshake = {
-      phase: 'hello',
-      drop() {
-        leave()
-        socket.terminate()
-      },
-    }
-    pending.add(entry)
-    const timer = setTimeout(() => fail('handshake_timeout', 0), handshakeTimeoutMs)
-    socket.on('message', onFrame)
-    socket.once('close', () => leave())
-
-    function leave(): void {
-      pending.delete(entry)
-      clearTimeout(timer)
-      clearTimeout(penalty)
-      socket.off('message', onFrame)
-    }
-
-    function fail(reason: HandshakeRejection, delayMs: number): void {
-      if (entry.phase === 'failed') return
-      entry.phase = 'failed'
-      clearTimeout(timer)
-      socket.off('message', onFrame)
-      refusals.note(
-        `toolmark-mcp: ${transcript?.mode ?? 'handshake'} from ${origin} refused (${reason})`,
-      )
-      // The socket stays pending while it waits, so it is the first to go under load.
-      penalty = setTimeout(() => {
-        leave()
-        reply(socket, { type: 'rejected', reason })
-        closeSoon(socket, CloseCode.rejected, reason)
-      }, delayMs)
-    }
-
-    const open = () => socket.readyState === socket.OPEN && pending.has(entry)
-
-    async function onFrame(data: RawData, isBinary: boolean): Promise<void> {
-      const text = frameText(data, isBinary)
-      const fits = text !== undefined && Buffer.byteLength(text) <= MAX_HANDSHAKE_BYTES
-      if (entry.phase === 'hello') {
-        const hello = fits ? parseHello(text) : undefined
-        if (!hello) return fail('invalid_handshake', 0)
-        entry.phase = 'preparing'
-        transcript = {
-          mode: hello.mode,
-          port,
-          pageNonce: hello.nonce,
-          serverNonce: randomBase64Url(32),
-        }
-        if (hello.mode === 'pair') {
-          entry.phase = 'challenged'
-          entry.challengedAt = performance.now()
-          reply(socket, {
-            type: 'challenge',
-            nonce: transcript.serverNonce,
-            salt: options.pairing.salt,
-          })
-          return
-        }
-        resume = await options.pairing.resume(hello.session!, transcript)
-        if (!open() || entry.phase !== 'preparing') return
-        if (!resume) return fail('bad_token', failureDelayMs)
-        entry.phase = 'challenged'
-        entry.challengedAt = performance.now()
-        reply(socket, {
-          type: 'challenge',
-          nonce: transcript.serverNonce,
-          proof: resume.serverProof,
-        })
-        return
-      }
-      if (entry.phase !== 'challenged' || !transcript) {
-        // Only one frame per step: anything sent out of turn ends the handshake.
-        return fail('invalid_handshake', 0)
-      }
-      const proof = fits ? parseProof(text) : undefined
-      if (!proof) return fail('invalid_handshake', 0)
-      entry.phase = 'checking'
-      const checked = transcript
-      if (checked.mode === 'pair') {
-        const outcome = await options.pairing.pair(checked, proof.proof)
-        if (!open() || entry.phase !== 'checking') return
-        if (!outcome.ok) return fail(outcome.reason, failureDelayMs)
-        leave()
-        promote(socket, origin, checked, outcome.serverProof)
-        return
-      }
-      const outcome = await resume!.complete(proof.proof)
-      if (!open() || entry.phase !== 'checking') return
-      if (!outcome.ok) return fail(outcome.reason, failureDelayMs)
-      leave()
-      promote(socket, origin, checked)
-    }
+  // Read by every socket's handshake; the port is read late, as it is known once listening.
+  const handshakes: HandshakeContext = {
+    port: () => port,
+    pairing: options.pairing,
+    handshakeTimeoutMs,
+    failureDelayMs: options.failureDelayMs ?? DEFAULT_FAILURE_DELAY_MS,
+    pending,
+    refusals,
+    promote,
   }
 
   http.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -392,25 +286,16 @@ export async function startPairingServer(options: PairingServerOptions): Promise
     wss.handleUpgrade(request, socket, head, (ws) => {
       // Oversized frames make ws close with 1009 and emit an error; nothing else to do.
       ws.on('error', () => {})
-      if (pending.size >= maxPending && !pushOutStalest()) {
+      if (pending.size >= maxPending && !pushOutStalest(pending, proofWindowMs)) {
         upgrades.note('toolmark-mcp: turned a socket away: every handshake slot is in use')
         closeSoon(ws, BUSY_CLOSE_CODE, 'busy')
         return
       }
-      handshake(ws, check.origin)
+      acceptHandshake(ws, check.origin, handshakes)
     })
   })
 
-  await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error) => reject(error)
-    http.once('error', onError)
-    http.listen(options.port, '127.0.0.1', () => {
-      http.off('error', onError)
-      const address = http.address()
-      if (address && typeof address === 'object') port = address.port
-      resolve()
-    })
-  })
+  port = await listenOnLoopback(http, options.port)
   http.on('error', (error) => options.log(`toolmark-mcp: pairing server error: ${error.message}`))
 
   return {

@@ -1,5 +1,6 @@
 import type { ConfirmationEntry, Toolmark, ToolResult } from '../types'
-import { RECORDING_VERSION, approvedRunResult, type RecordedLine } from './recordSession'
+import { RECORDING_VERSION, type RecordedLine } from './recordSession'
+import { createReplayObserver, type ReplayObserver } from './replayObserver'
 import { lendFeature } from '../confirmations/feature'
 import { grants } from '../confirmations/grants'
 import { questions } from '../confirmations/questions'
@@ -174,6 +175,160 @@ function comparable(result: ToolResult): Record<string, unknown> {
 
 const show = (value: unknown) => (value === undefined ? '(none)' : JSON.stringify(value))
 
+/** One replay's state: live ids by recorded ones, how far each call got, and what drifted. */
+interface ReplayRun {
+  readonly tm: Toolmark
+  readonly observer: ReplayObserver
+  readonly timeoutMs: number
+  readonly skip: readonly string[]
+  /** Live call ids by recorded call ids. */
+  readonly liveCall: Map<string, string>
+  /** Live confirmations by recorded confirmation ids. */
+  readonly liveConfirm: Map<string, ConfirmationEntry>
+  /** How many results, and confirmations, of each recorded call were already read. */
+  readonly seenResults: Map<string, number>
+  readonly seenConfirms: Map<string, number>
+  readonly diffs: ReplayDiff[]
+  readonly report: ReplayReport
+}
+
+/** The next index of `key`'s lines (0 for its first), counting this one. */
+function nextIndex(seen: Map<string, number>, key: string): number {
+  const index = seen.get(key) ?? 0
+  seen.set(key, index + 1)
+  return index
+}
+
+/** Makes a recorded call as its recorded caller, once the page shows that caller the tool. */
+async function replayCall(
+  run: ReplayRun,
+  line: number,
+  entry: Extract<RecordedLine, { type: 'call' }>,
+): Promise<void> {
+  const { tm } = run
+  const visible = await run.observer.until(() =>
+    tm.describe(entry.tool, { caller: entry.caller }) ? true : undefined,
+  )
+  if (!visible) {
+    throw new ReplayError(
+      `Recording line ${line}: the page has no tool "${entry.tool}" for caller "${entry.caller}" (waited ${run.timeoutMs} ms). Render the part of the page that registers it before replaying, or record the session again if the tool was renamed or removed.`,
+      line,
+    )
+  }
+  const live = run.observer.callIdOf(() => {
+    void tm.call(entry.tool, entry.input, { caller: entry.caller })
+  })
+  if (live === undefined) {
+    throw new ReplayError(`Recording line ${line}: the call to "${entry.tool}" was not seen`, line)
+  }
+  run.liveCall.set(entry.callId, live)
+  run.report.calls++
+}
+
+/** Waits for a recorded result's live counterpart and notes how it differs. */
+async function expectResult(
+  run: ReplayRun,
+  line: number,
+  entry: Extract<RecordedLine, { type: 'result' }>,
+): Promise<void> {
+  const index = nextIndex(run.seenResults, entry.callId)
+  const live = run.liveCall.get(entry.callId)
+  const actual =
+    live === undefined
+      ? undefined
+      : await run.observer.until(() => run.observer.result(live, index))
+  run.report.results++
+  const base = { line, tool: entry.tool, callId: entry.callId }
+  if (!actual) {
+    run.diffs.push({
+      ...base,
+      path: 'result',
+      expected: entry.result.status,
+      actual: `no result within ${run.timeoutMs} ms`,
+    })
+    return
+  }
+  const found: { path: string; expected: unknown; actual: unknown }[] = []
+  compare(comparable(entry.result), comparable(actual), '', run.skip, found)
+  for (const d of found) run.diffs.push({ ...base, ...d })
+}
+
+/** Waits for a recorded confirmation request's live counterpart, keeps it and notes drift. */
+async function expectConfirmation(
+  run: ReplayRun,
+  line: number,
+  entry: Extract<RecordedLine, { type: 'confirm' }>,
+): Promise<void> {
+  const index = nextIndex(run.seenConfirms, entry.callId)
+  const live = run.liveCall.get(entry.callId)
+  const found =
+    live === undefined
+      ? undefined
+      : await run.observer.until(() => run.observer.confirmation(live, index))
+  const base = { line, tool: entry.tool, callId: entry.callId }
+  if (!found) {
+    run.diffs.push({
+      ...base,
+      path: 'confirmation',
+      expected: entry.summary,
+      actual: `no confirmation within ${run.timeoutMs} ms`,
+    })
+    return
+  }
+  run.liveConfirm.set(entry.confirmId, found)
+  const differences: { path: string; expected: unknown; actual: unknown }[] = []
+  compare(
+    { summary: entry.summary, changes: entry.changes ?? [] },
+    JSON.parse(JSON.stringify({ summary: found.summary, changes: found.changes ?? [] })),
+    '',
+    run.skip,
+    differences,
+  )
+  for (const d of differences)
+    run.diffs.push({
+      ...base,
+      path: `confirmation.${d.path}`,
+      expected: d.expected,
+      actual: d.actual,
+    })
+}
+
+/** Gives the person's recorded answer to the live confirmation; expiry or withdrawal needs none. */
+function giveAnswer(run: ReplayRun, entry: Extract<RecordedLine, { type: 'answer' }>): void {
+  if (entry.decision === 'expired' || entry.decision === 'withdrawn') return
+  const live = run.liveConfirm.get(entry.confirmId)
+  if (!live) return // its request already drifted
+  const { confirmations } = run.tm
+  const answer =
+    entry.decision === 'approve'
+      ? confirmations.approve(
+          live.id,
+          entry.grant === undefined ? undefined : { grant: entry.grant },
+        )
+      : entry.decision === 'answer'
+        ? confirmations.answer(live.id, entry.value)
+        : confirmations.reject(live.id, 'replayed')
+  // Deferred answers resolve with the run's result, inline ones after it: either way the
+  // result lines that follow are awaited on their own.
+  void answer
+  run.report.answers++
+}
+
+/** The error of a replay that drifted, listing every difference and the two ways out. */
+function driftError(diffs: readonly ReplayDiff[]): ReplayError {
+  const text = diffs
+    .map(
+      (d) =>
+        `  line ${d.line} ${d.tool} (${d.callId}) ${d.path}: expected ${show(d.expected)}, got ${show(d.actual)}`,
+    )
+    .join('\n')
+  return new ReplayError(
+    `The replay drifted from the recording (${diffs.length} difference${diffs.length === 1 ? '' : 's'}):\n${text}\nIf the change is intended, record the session again; to skip values that change on every run, pass { ignore: ['**.updatedAt'] }.`,
+    diffs[0].line,
+    diffs,
+  )
+}
+
 /**
  * Replays a recording (`recordSession`) against a page: the agent's calls go through `tm.call`
  * as the recorded callers, in the recorded order (calls that overlapped overlap again; a call
@@ -192,202 +347,54 @@ export async function replaySession(
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
   const timeoutMs = options.timeoutMs ?? 5000
-  const skip = options.ignore ?? []
   const entries = parse(lines)
-
-  // Live ids by recorded ids, and what the page emits, as it comes.
-  const liveCall = new Map<string, string>()
-  const recordedCall = new Map<string, string>()
-  const liveConfirm = new Map<string, { entry: ConfirmationEntry }>()
-  const confirmsByCall = new Map<string, ConfirmationEntry[]>()
-  const resultsByCall = new Map<string, ToolResult[]>()
-  const waiters = new Set<() => void>()
-  const poke = () => {
-    for (const waiter of [...waiters]) waiter()
-  }
-  /** A call's next result: its `result` event, or an approved deferred run's outcome. */
-  const resultOf = (callId: string, result: ToolResult) => {
-    const list = resultsByCall.get(callId) ?? []
-    list.push(result)
-    resultsByCall.set(callId, list)
-    poke()
-  }
-  let lastCallId: string | undefined
-  const offs = [
-    tm.events.on('call', (e) => {
-      lastCallId = e.callId
-    }),
-    tm.events.on('result', (e) => resultOf(e.callId, e.result)),
-    tm.events.on('confirm', (e) => {
-      const ran = approvedRunResult(e)
-      if (ran) resultOf(e.entry.callId, ran)
-      if (e.type !== 'requested') return
-      const list = confirmsByCall.get(e.entry.callId) ?? []
-      list.push(e.entry)
-      confirmsByCall.set(e.entry.callId, list)
-      poke()
-    }),
-    tm.subscribe(poke),
-  ]
+  const observer = createReplayObserver(tm, timeoutMs)
   // The recording's answers are given to the page's questions, and its grants given again.
   lendFeature(tm, questions())
   lendFeature(tm, grants())
   const detachPresenter = tm.confirmations.attachPresenter()
 
-  /** Resolves with `read()` once it is defined, or undefined after the timeout. */
-  const until = <T>(read: () => T | undefined): Promise<T | undefined> => {
-    const now = read()
-    if (now !== undefined) return Promise.resolve(now)
-    return new Promise((resolve) => {
-      const done = (value: T | undefined) => {
-        clearTimeout(timer)
-        waiters.delete(check)
-        resolve(value)
-      }
-      const check = () => {
-        const value = read()
-        if (value !== undefined) done(value)
-      }
-      const timer = setTimeout(() => done(read()), timeoutMs)
-      waiters.add(check)
-    })
+  const run: ReplayRun = {
+    tm,
+    observer,
+    timeoutMs,
+    skip: options.ignore ?? [],
+    liveCall: new Map(),
+    liveConfirm: new Map(),
+    seenResults: new Map(),
+    seenConfirms: new Map(),
+    diffs: [],
+    report: { calls: 0, results: 0, answers: 0 },
   }
-
-  const diffs: ReplayDiff[] = []
+  // Results are awaited side by side, so calls that overlapped overlap again.
   const pending: Promise<void>[] = []
-  const seenResults = new Map<string, number>()
-  const seenConfirms = new Map<string, number>()
-  const report: ReplayReport = { calls: 0, results: 0, answers: 0 }
-
-  const expectResult = async (line: number, entry: Extract<RecordedLine, { type: 'result' }>) => {
-    const index = seenResults.get(entry.callId) ?? 0
-    seenResults.set(entry.callId, index + 1)
-    const live = liveCall.get(entry.callId)
-    const actual =
-      live === undefined ? undefined : await until(() => resultsByCall.get(live)?.[index])
-    report.results++
-    const base = { line, tool: entry.tool, callId: entry.callId }
-    if (!actual) {
-      diffs.push({
-        ...base,
-        path: 'result',
-        expected: entry.result.status,
-        actual: `no result within ${timeoutMs} ms`,
-      })
-      return
-    }
-    const found: { path: string; expected: unknown; actual: unknown }[] = []
-    compare(comparable(entry.result), comparable(actual), '', skip, found)
-    for (const d of found) diffs.push({ ...base, ...d })
-  }
-
   try {
     for (const { line, entry } of entries) {
       switch (entry.type) {
         case 'session':
           break
-        case 'call': {
+        case 'call':
           // A call made after a result waits for it, as the agent did.
           await Promise.all(pending.splice(0))
-          const visible = await until(() =>
-            tm.describe(entry.tool, { caller: entry.caller }) ? true : undefined,
-          )
-          if (!visible) {
-            throw new ReplayError(
-              `Recording line ${line}: the page has no tool "${entry.tool}" for caller "${entry.caller}" (waited ${timeoutMs} ms). Render the part of the page that registers it before replaying, or record the session again if the tool was renamed or removed.`,
-              line,
-            )
-          }
-          lastCallId = undefined
-          void tm.call(entry.tool, entry.input, { caller: entry.caller })
-          if (lastCallId === undefined) {
-            throw new ReplayError(
-              `Recording line ${line}: the call to "${entry.tool}" was not seen`,
-              line,
-            )
-          }
-          liveCall.set(entry.callId, lastCallId)
-          recordedCall.set(lastCallId, entry.callId)
-          report.calls++
+          await replayCall(run, line, entry)
           break
-        }
         case 'result':
-          pending.push(expectResult(line, entry))
+          pending.push(expectResult(run, line, entry))
           break
-        case 'confirm': {
-          const index = seenConfirms.get(entry.callId) ?? 0
-          seenConfirms.set(entry.callId, index + 1)
-          const live = liveCall.get(entry.callId)
-          const found =
-            live === undefined ? undefined : await until(() => confirmsByCall.get(live)?.[index])
-          const base = { line, tool: entry.tool, callId: entry.callId }
-          if (!found) {
-            diffs.push({
-              ...base,
-              path: 'confirmation',
-              expected: entry.summary,
-              actual: `no confirmation within ${timeoutMs} ms`,
-            })
-            break
-          }
-          liveConfirm.set(entry.confirmId, { entry: found })
-          const differences: { path: string; expected: unknown; actual: unknown }[] = []
-          compare(
-            { summary: entry.summary, changes: entry.changes ?? [] },
-            JSON.parse(JSON.stringify({ summary: found.summary, changes: found.changes ?? [] })),
-            '',
-            skip,
-            differences,
-          )
-          for (const d of differences)
-            diffs.push({
-              ...base,
-              path: `confirmation.${d.path}`,
-              expected: d.expected,
-              actual: d.actual,
-            })
+        case 'confirm':
+          await expectConfirmation(run, line, entry)
           break
-        }
-        case 'answer': {
-          const live = liveConfirm.get(entry.confirmId)
-          if (entry.decision !== 'expired' && entry.decision !== 'withdrawn') {
-            if (!live) break // its request already drifted
-            const answer =
-              entry.decision === 'approve'
-                ? tm.confirmations.approve(
-                    live.entry.id,
-                    entry.grant === undefined ? undefined : { grant: entry.grant },
-                  )
-                : entry.decision === 'answer'
-                  ? tm.confirmations.answer(live.entry.id, entry.value)
-                  : tm.confirmations.reject(live.entry.id, 'replayed')
-            // Deferred answers resolve with the run's result, inline ones after it: either way the
-            // result lines that follow are awaited on their own.
-            void answer
-            report.answers++
-          }
+        case 'answer':
+          giveAnswer(run, entry)
           break
-        }
       }
     }
     await Promise.all(pending.splice(0))
   } finally {
-    for (const off of offs) off()
+    observer.stop()
     detachPresenter()
   }
 
-  if (diffs.length > 0) {
-    const text = diffs
-      .map(
-        (d) =>
-          `  line ${d.line} ${d.tool} (${d.callId}) ${d.path}: expected ${show(d.expected)}, got ${show(d.actual)}`,
-      )
-      .join('\n')
-    throw new ReplayError(
-      `The replay drifted from the recording (${diffs.length} difference${diffs.length === 1 ? '' : 's'}):\n${text}\nIf the change is intended, record the session again; to skip values that change on every run, pass { ignore: ['**.updatedAt'] }.`,
-      diffs[0].line,
-      diffs,
-    )
-  }
-  return report
+  if (run.diffs.length > 0) throw driftError(run.diffs)
+  return run.report
 }

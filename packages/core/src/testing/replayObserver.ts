@@ -1,0 +1,87 @@
+import type { ConfirmationEntry, Toolmark, ToolResult } from '../types'
+import { approvedRunResult } from './recordSession'
+
+/** What the page emitted during a replay, by live call id, and a way to wait for what is next. */
+export interface ReplayObserver {
+  /** A live call's result number `index` (0-based), once it came. */
+  result(callId: string, index: number): ToolResult | undefined
+  /** A live call's confirmation request number `index` (0-based), once it came. */
+  confirmation(callId: string, index: number): ConfirmationEntry | undefined
+  /** Runs `start` and returns the id of the call it made, from the `call` event it emitted. */
+  callIdOf(start: () => void): string | undefined
+  /** Resolves with `read()` once it is defined, or with one last `read()` after the timeout. */
+  until<T>(read: () => T | undefined): Promise<T | undefined>
+  /** Stops listening to the page. */
+  stop(): void
+}
+
+/** Appends to the list kept under `key`. */
+function append<T>(lists: Map<string, T[]>, key: string, value: T): void {
+  const list = lists.get(key) ?? []
+  list.push(value)
+  lists.set(key, list)
+}
+
+/**
+ * Listens to a page for `replaySession`: the page's events arrive in their own time, while the
+ * replay reads them in the recording's order, so everything is kept and every waiter is checked
+ * again on each change.
+ */
+export function createReplayObserver(tm: Toolmark, timeoutMs: number): ReplayObserver {
+  const confirmsByCall = new Map<string, ConfirmationEntry[]>()
+  const resultsByCall = new Map<string, ToolResult[]>()
+  const waiters = new Set<() => void>()
+  const poke = () => {
+    for (const waiter of [...waiters]) waiter()
+  }
+  /** A call's next result: its `result` event, or an approved deferred run's outcome. */
+  const resultOf = (callId: string, result: ToolResult) => {
+    append(resultsByCall, callId, result)
+    poke()
+  }
+  let lastCallId: string | undefined
+  const offs = [
+    tm.events.on('call', (e) => {
+      lastCallId = e.callId
+    }),
+    tm.events.on('result', (e) => resultOf(e.callId, e.result)),
+    tm.events.on('confirm', (e) => {
+      const ran = approvedRunResult(e)
+      if (ran) resultOf(e.entry.callId, ran)
+      if (e.type !== 'requested') return
+      append(confirmsByCall, e.entry.callId, e.entry)
+      poke()
+    }),
+    tm.subscribe(poke),
+  ]
+
+  return {
+    result: (callId, index) => resultsByCall.get(callId)?.[index],
+    confirmation: (callId, index) => confirmsByCall.get(callId)?.[index],
+    callIdOf(start) {
+      lastCallId = undefined
+      start()
+      return lastCallId
+    },
+    until<T>(read: () => T | undefined): Promise<T | undefined> {
+      const now = read()
+      if (now !== undefined) return Promise.resolve(now)
+      return new Promise((resolve) => {
+        const done = (value: T | undefined) => {
+          clearTimeout(timer)
+          waiters.delete(check)
+          resolve(value)
+        }
+        const check = () => {
+          const value = read()
+          if (value !== undefined) done(value)
+        }
+        const timer = setTimeout(() => done(read()), timeoutMs)
+        waiters.add(check)
+      })
+    },
+    stop() {
+      for (const off of offs) off()
+    },
+  }
+}
