@@ -135,31 +135,7 @@ export function pageTools<TSchema>(
   options: AiSdkPageToolsOptions<TSchema> & { mode?: 'stable' },
 ): { page_call: AiSdkPageTool<TSchema>; page_describe: AiSdkPageTool<TSchema> }
 export function pageTools(client: PageClient, options: PageToolsOptions): unknown {
-  // Development builds name the fix; production builds carry a short message.
-  const format = (options as { format?: unknown }).format
-  if (format !== 'openai' && format !== 'anthropic' && format !== 'ai-sdk') {
-    throw new TypeError(
-      NODE_ENV_READABLE && process.env.NODE_ENV !== 'production'
-        ? `pageTools: unknown format ${JSON.stringify(format)}; use 'openai', 'anthropic' or 'ai-sdk'`
-        : 'pageTools: format',
-    )
-  }
-  if (options.format === 'ai-sdk' && typeof options.jsonSchema !== 'function') {
-    throw new TypeError(
-      NODE_ENV_READABLE && process.env.NODE_ENV !== 'production'
-        ? "pageTools: the 'ai-sdk' format needs the SDK's schema helper: " +
-            "pageTools(client, { format: 'ai-sdk', jsonSchema }) with `import { jsonSchema } from 'ai'`"
-        : 'pageTools: jsonSchema',
-    )
-  }
-  const mode = options.mode ?? 'stable'
-  if (mode !== 'stable' && mode !== 'direct') {
-    throw new TypeError(
-      NODE_ENV_READABLE && process.env.NODE_ENV !== 'production'
-        ? `pageTools: unknown mode ${JSON.stringify(mode)}; use 'stable' (default) or 'direct'`
-        : 'pageTools: mode',
-    )
-  }
+  const mode = checkedMode(options)
   const { clientId } = options
   const call = createModelCall(client, {
     ...(clientId === undefined ? {} : { clientId }),
@@ -290,6 +266,38 @@ export function pageTools(client: PageClient, options: PageToolsOptions): unknow
       }
     }
   }
+}
+
+/**
+ * Checks the options a caller without types may get wrong, and returns the mode. Development
+ * builds name the fix; production builds carry a short message.
+ */
+function checkedMode(options: PageToolsOptions): 'stable' | 'direct' {
+  const format = (options as { format?: unknown }).format
+  if (format !== 'openai' && format !== 'anthropic' && format !== 'ai-sdk') {
+    throw new TypeError(
+      NODE_ENV_READABLE && process.env.NODE_ENV !== 'production'
+        ? `pageTools: unknown format ${JSON.stringify(format)}; use 'openai', 'anthropic' or 'ai-sdk'`
+        : 'pageTools: format',
+    )
+  }
+  if (options.format === 'ai-sdk' && typeof options.jsonSchema !== 'function') {
+    throw new TypeError(
+      NODE_ENV_READABLE && process.env.NODE_ENV !== 'production'
+        ? "pageTools: the 'ai-sdk' format needs the SDK's schema helper: " +
+            "pageTools(client, { format: 'ai-sdk', jsonSchema }) with `import { jsonSchema } from 'ai'`"
+        : 'pageTools: jsonSchema',
+    )
+  }
+  const mode = options.mode ?? 'stable'
+  if (mode !== 'stable' && mode !== 'direct') {
+    throw new TypeError(
+      NODE_ENV_READABLE && process.env.NODE_ENV !== 'production'
+        ? `pageTools: unknown mode ${JSON.stringify(mode)}; use 'stable' (default) or 'direct'`
+        : 'pageTools: mode',
+    )
+  }
+  return mode
 }
 
 /** Shapes direct tools for the chosen API. */

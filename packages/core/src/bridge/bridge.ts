@@ -11,7 +11,8 @@ import type {
   Transport,
 } from '../protocol/messages'
 import { ok, refuse } from '../base/results'
-import type { Caller, Consumer, Toolmark, ToolResult } from '../types'
+import type { Caller, Consumer, ProgressEvent, Toolmark, ToolResult } from '../types'
+import { createConfirmRelay } from './createConfirmRelay'
 
 /** Options of `bridge`. */
 export interface BridgeOptions {
@@ -25,8 +26,6 @@ export interface BridgeOptions {
 
 /** Answered ids remembered to refuse a replay; older ones are forgotten first. */
 const ANSWERED_MEMORY = 1024
-/** Deferred confirmations tracked at once; the store itself holds at most 100 by default. */
-const CONFIRM_MEMORY = 1024
 
 const NOT_SERIALIZABLE: ToolResult = Object.freeze({
   status: 'error',
@@ -40,11 +39,47 @@ interface Flight {
   callId?: string
 }
 
-interface OwnConfirmation {
-  /** Whether the `result` carrying `needs_confirmation` has been sent. */
-  resultSent: boolean
-  /** The outcome, when it arrived before that result was sent. */
-  pending?: ToolResult
+/**
+ * Sends one message to the agent. A result JSON cannot carry goes as an error instead; a
+ * throwing transport is reported, never thrown into the registry.
+ */
+function sendToAgent(tm: Toolmark, transport: Transport, message: ToAgentMessage): void {
+  let text = encodeMessage(message)
+  if (text === undefined && (message.type === 'result' || message.type === 'confirmed')) {
+    reportError(tm, {
+      code: 'result_not_serializable',
+      message: 'A result could not cross the bridge with JSON semantics',
+    })
+    text = encodeMessage({ ...message, result: NOT_SERIALIZABLE })
+  }
+  if (text === undefined) return
+  try {
+    transport.send(text)
+  } catch (cause) {
+    reportError(tm, { code: 'transport_failed', message: 'The bridge transport threw', cause })
+  }
+}
+
+/** Reports an inbound message dropped unanswered, with where it went wrong. */
+function reportDropped(tm: Toolmark, reason: string, path: string): void {
+  // The path is built from the sender's keys: keep a hostile one short in the event.
+  const at = path.length > 80 ? `${path.slice(0, 80)}…` : path
+  reportError(tm, {
+    code: 'invalid_message',
+    message: `Dropped an inbound bridge message: ${reason}${at ? ` (at "${at}")` : ''}`,
+  })
+}
+
+/** A call's progress as the wire carries it: counts the schema accepts, text only as text. */
+function progressMessage(
+  base: Pick<ProgressMessage, 'protocol' | 'type' | 'clientId'>,
+  id: string,
+  event: ProgressEvent,
+): ProgressMessage {
+  const message: ProgressMessage = { ...base, id, done: Math.max(0, event.done) }
+  if (typeof event.total === 'number' && event.total >= 0) message.total = event.total
+  if (typeof event.message === 'string') message.message = event.message
+  return message
 }
 
 /**
@@ -74,26 +109,10 @@ export function bridge(options: BridgeOptions): Consumer {
     const flights = new Map<string, Flight>()
     const byCallId = new Map<string, string>()
     const answered = new Set<string>()
-    const confirmations = new Map<string, OwnConfirmation>()
     let starting: Flight | undefined
     let disposed = false
 
-    const send = (message: ToAgentMessage) => {
-      let text = encodeMessage(message)
-      if (text === undefined && (message.type === 'result' || message.type === 'confirmed')) {
-        reportError(tm, {
-          code: 'result_not_serializable',
-          message: 'A result could not cross the bridge with JSON semantics',
-        })
-        text = encodeMessage({ ...message, result: NOT_SERIALIZABLE })
-      }
-      if (text === undefined) return
-      try {
-        transport.send(text)
-      } catch (cause) {
-        reportError(tm, { code: 'transport_failed', message: 'The bridge transport threw', cause })
-      }
-    }
+    const send = (message: ToAgentMessage) => sendToAgent(tm, transport, message)
 
     const base = <T extends ToAgentMessage['type']>(type: T) => ({
       protocol: PROTOCOL_VERSION as typeof PROTOCOL_VERSION,
@@ -106,27 +125,16 @@ export function bridge(options: BridgeOptions): Consumer {
       send({ ...base('manifest'), rev, tools })
     }
 
-    const dropped = (reason: string, path = '') => {
-      // The path is built from the sender's keys: keep a hostile one short in the event.
-      const at = path.length > 80 ? `${path.slice(0, 80)}…` : path
-      reportError(tm, {
-        code: 'invalid_message',
-        message: `Dropped an inbound bridge message: ${reason}${at ? ` (at "${at}")` : ''}`,
-      })
-    }
+    const dropped = (reason: string, path = '') => reportDropped(tm, reason, path)
 
     const remember = (id: string) => {
       answered.add(id)
       if (answered.size > ANSWERED_MEMORY) answered.delete(answered.values().next().value!)
     }
 
-    const track = (confirmId: string, own: OwnConfirmation) => {
-      confirmations.set(confirmId, own)
-      if (confirmations.size > CONFIRM_MEMORY) {
-        confirmations.delete(confirmations.keys().next().value!)
-      }
-      return own
-    }
+    const confirmations = createConfirmRelay((confirmId, result) =>
+      send({ ...base('confirmed'), confirmId, result }),
+    )
 
     const isReplay = (id: string) => flights.has(id) || answered.has(id)
 
@@ -139,11 +147,7 @@ export function bridge(options: BridgeOptions): Consumer {
       send({ ...base('result'), id, result })
       if (result.status !== 'needs_confirmation') return
       // The result proves the confirmation is ours; an outcome may already be waiting.
-      const own = confirmations.get(result.confirmId)
-      if (own?.pending) {
-        confirmations.delete(result.confirmId)
-        send({ ...base('confirmed'), confirmId: result.confirmId, result: own.pending })
-      } else track(result.confirmId, { resultSent: true })
+      confirmations.resultSent(result.confirmId)
     }
 
     const call = (message: CallMessage) => {
@@ -207,27 +211,14 @@ export function bridge(options: BridgeOptions): Consumer {
       tm.events.on('progress', (event) => {
         const id = byCallId.get(event.callId)
         if (id === undefined || disposed) return
-        const message: ProgressMessage = {
-          ...base('progress'),
-          id,
-          done: Math.max(0, event.done),
-        }
-        if (typeof event.total === 'number' && event.total >= 0) message.total = event.total
-        if (typeof event.message === 'string') message.message = event.message
-        send(message)
+        send(progressMessage(base('progress'), id, event))
       }),
       tm.events.on('confirm', (event) => {
         const { entry } = event
         if (entry.mode !== 'deferred' || disposed) return
-        // Before its result is sent, a confirmation is ours when one of our calls asked for it
-        // (listeners may answer it before ours even hears `requested`).
-        let own = confirmations.get(entry.id)
-        if (!own && byCallId.has(entry.callId)) own = track(entry.id, { resultSent: false })
-        if (!own || event.type === 'requested' || !event.result) return
-        if (own.resultSent) {
-          confirmations.delete(entry.id)
-          send({ ...base('confirmed'), confirmId: entry.id, result: event.result })
-        } else own.pending = event.result
+        // Before its result is sent, a confirmation is ours when one of our calls asked for it.
+        const outcome = event.type === 'requested' ? undefined : event.result
+        confirmations.observed(entry.id, byCallId.has(entry.callId), outcome)
       }),
       tm.subscribe(() => {
         if (!disposed) sendManifest()

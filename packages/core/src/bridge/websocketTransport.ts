@@ -57,6 +57,86 @@ export interface WebSocketTransportOptions {
 const OPEN = 1
 
 /**
+ * The reconnection delay after `attempt` failed attempts, from the options' defaults:
+ * `min(maxMs, initialMs × factor^attempt)`, shortened by up to `jitter` at random.
+ */
+function backoffDelay(options: BackoffOptions | undefined): (attempt: number) => number {
+  const initialMs = options?.initialMs ?? 500
+  const maxMs = options?.maxMs ?? 30_000
+  const factor = options?.factor ?? 2
+  const jitter = Math.min(1, Math.max(0, options?.jitter ?? 0.5))
+  return (attempt) => Math.min(maxMs, initialMs * factor ** attempt) * (1 - jitter * Math.random())
+}
+
+/**
+ * How the transport gets a socket: the factory, the one given socket (`single`, never
+ * redialled), or a new one to `url`. Throws when there is nothing to dial with.
+ */
+function dialerOf(options: WebSocketTransportOptions): {
+  dial: () => WebSocketLike
+  single: WebSocketLike | undefined
+} {
+  const given = options.socket
+  if (typeof given === 'function') return { dial: given, single: undefined }
+  if (given) return { dial: () => given, single: given }
+  if (options.url === undefined) throw new TypeError('websocketTransport: pass `url` or `socket`')
+  const Ctor =
+    options.WebSocket ?? (globalThis as unknown as { WebSocket?: WebSocketConstructor }).WebSocket
+  if (!Ctor) {
+    throw new TypeError(
+      'websocketTransport: no WebSocket here; pass one, e.g. `WebSocket` from the "ws" package',
+    )
+  }
+  const { url, protocols } = options
+  return { dial: () => new Ctor(url as string | URL, protocols), single: undefined }
+}
+
+/** Calls each listener with `value`; a throwing listener is isolated, like every listener. */
+function notifyEach<T>(listeners: readonly ((value: T) => void)[], value: T): void {
+  for (const listener of listeners) {
+    try {
+      listener(value)
+    } catch {
+      // Isolated.
+    }
+  }
+}
+
+/** Messages kept while disconnected, oldest first; past `limit` the oldest is dropped. */
+function createOutbox(limit: number) {
+  const queue: string[] = []
+  return {
+    get empty() {
+      return queue.length === 0
+    },
+    push(text: string) {
+      if (limit === 0) return
+      queue.push(text)
+      while (queue.length > limit) queue.shift()
+    },
+    /**
+     * Sends what is kept, in order, while the socket is open; stops at a send that throws. The
+     * socket is read before every message: a send may close it.
+     */
+    flush(current: () => WebSocketLike | undefined) {
+      let socket = current()
+      while (socket && socket.readyState === OPEN && queue.length > 0) {
+        try {
+          socket.send(queue[0])
+        } catch {
+          return
+        }
+        queue.shift()
+        socket = current()
+      }
+    },
+    clear() {
+      queue.length = 0
+    },
+  }
+}
+
+/**
  * A transport over one WebSocket: one message per JSON text frame. It dials on first use,
  * reconnects with exponential backoff and jitter after a drop, keeps a bounded outbox while
  * disconnected (the oldest message goes first when it is full) and drops binary or oversized
@@ -68,87 +148,31 @@ const OPEN = 1
  */
 export function websocketTransport(options: WebSocketTransportOptions): Transport {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MESSAGE_LIMITS.toAgent.maxBytes
-  const outboxLimit = Math.max(0, options.outboxLimit ?? 256)
-  const backoff = {
-    initialMs: options.backoff?.initialMs ?? 500,
-    maxMs: options.backoff?.maxMs ?? 30_000,
-    factor: options.backoff?.factor ?? 2,
-    jitter: Math.min(1, Math.max(0, options.backoff?.jitter ?? 0.5)),
-  }
-  const given = options.socket
-  const single = given !== undefined && typeof given !== 'function' ? given : undefined
-  let dial: () => WebSocketLike
-  if (typeof given === 'function') dial = given
-  else if (single) dial = () => single
-  else if (options.url !== undefined) {
-    const Ctor =
-      options.WebSocket ?? (globalThis as unknown as { WebSocket?: WebSocketConstructor }).WebSocket
-    if (!Ctor) {
-      throw new TypeError(
-        'websocketTransport: no WebSocket here; pass one, e.g. `WebSocket` from the "ws" package',
-      )
-    }
-    const { url, protocols } = options
-    dial = () => new Ctor(url as string | URL, protocols)
-  } else {
-    throw new TypeError('websocketTransport: pass `url` or `socket`')
-  }
+  const outbox = createOutbox(Math.max(0, options.outboxLimit ?? 256))
+  const delayOf = backoffDelay(options.backoff)
+  const { dial, single } = dialerOf(options)
 
   const listeners = new Set<(message: unknown) => void>()
   const closeListeners = new Set<() => void>()
-  const outbox: string[] = []
   let socket: WebSocketLike | undefined
   let timer: ReturnType<typeof setTimeout> | undefined
   let attempt = 0
   let started = false
   let closed = false
 
-  const deliver = (text: string) => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(text)
-      } catch {
-        // Isolated, like every listener.
-      }
-    }
-  }
-
   /** Closed for good: by `close()`, or the one socket that is never redialled dropped. */
   const ended = () => {
     const notify = [...closeListeners]
     closeListeners.clear()
-    for (const listener of notify) {
-      try {
-        listener()
-      } catch {
-        // Isolated.
-      }
-    }
+    notifyEach(notify, undefined)
   }
 
-  const flush = () => {
-    while (socket && socket.readyState === OPEN && outbox.length > 0) {
-      const text = outbox[0]
-      try {
-        socket.send(text)
-      } catch {
-        return
-      }
-      outbox.shift()
-    }
-  }
-
-  const enqueue = (text: string) => {
-    if (outboxLimit === 0) return
-    outbox.push(text)
-    while (outbox.length > outboxLimit) outbox.shift()
-  }
+  const flush = () => outbox.flush(() => socket)
 
   const schedule = () => {
     if (closed || single || timer !== undefined) return
-    const base = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** attempt)
+    const delay = delayOf(attempt)
     attempt++
-    const delay = base * (1 - backoff.jitter * Math.random())
     timer = setTimeout(() => {
       timer = undefined
       connect()
@@ -175,7 +199,7 @@ export function websocketTransport(options: WebSocketTransportOptions): Transpor
       // Binary frames and frames past the limit never reach a listener.
       if (typeof data !== 'string' || data.length > maxBytes) return
       if (utf8Length(data, maxBytes) > maxBytes) return
-      deliver(data)
+      notifyEach([...listeners], data)
     }
     // `ws` throws an 'error' nobody listens to; the 'close' that follows does the work.
     const onError = () => {}
@@ -209,7 +233,7 @@ export function websocketTransport(options: WebSocketTransportOptions): Transpor
     send(text) {
       if (closed) return
       start()
-      if (socket && socket.readyState === OPEN && outbox.length === 0) {
+      if (socket && socket.readyState === OPEN && outbox.empty) {
         try {
           socket.send(text)
           return
@@ -217,7 +241,7 @@ export function websocketTransport(options: WebSocketTransportOptions): Transpor
           // Falls through to the outbox; the close event will reconnect.
         }
       }
-      enqueue(text)
+      outbox.push(text)
       flush()
     },
     onMessage(listener) {
@@ -242,7 +266,7 @@ export function websocketTransport(options: WebSocketTransportOptions): Transpor
       closed = true
       if (timer !== undefined) clearTimeout(timer)
       timer = undefined
-      outbox.length = 0
+      outbox.clear()
       listeners.clear()
       const current = socket
       socket = undefined

@@ -79,6 +79,85 @@ function resultAttributes(result: ToolResult): OtelAttributes {
   return out
 }
 
+/** The checked options of `otel()`, with the payload settings resolved. */
+interface OtelSettings {
+  readonly tracer: OtelTracer
+  readonly meter: OtelMeter | undefined
+  /** Whether inputs and results go on spans. */
+  readonly payloads: boolean
+  /** Where a recorded payload is cut. */
+  readonly maxLength: number
+}
+
+/** Checks the tracer and meter (a wrong one throws at attach, naming the fix). */
+function readOptions(options: OtelOptions): OtelSettings {
+  const { tracer, meter } = (options ?? {}) as Partial<OtelOptions>
+  if (typeof tracer?.startSpan !== 'function') {
+    throw new TypeError(
+      "otel({ tracer }) needs an OpenTelemetry tracer: pass trace.getTracer('my-app') from @opentelemetry/api",
+    )
+  }
+  if (meter !== undefined && typeof meter?.createCounter !== 'function') {
+    throw new TypeError(
+      "otel({ meter }) must be an OpenTelemetry meter: pass metrics.getMeter('my-app') from @opentelemetry/api, or leave it out",
+    )
+  }
+  const record = options.recordPayloads
+  const maxLength =
+    record === true || record === undefined || record === false
+      ? DEFAULT_MAX_LENGTH
+      : Math.max(16, record.maxLength ?? DEFAULT_MAX_LENGTH)
+  return { tracer, meter, payloads: record !== undefined && record !== false, maxLength }
+}
+
+/** Counts and times each result on the meter's instruments; does nothing without a meter. */
+function callMeter(meter: OtelMeter | undefined): (event: ResultEvent) => void {
+  const counter: OtelCounter | undefined = meter?.createCounter('toolmark.calls', {
+    description: 'Tool calls, by tool, caller and status',
+    unit: '{call}',
+  })
+  const histogram: OtelHistogram | undefined = meter?.createHistogram('toolmark.call.duration', {
+    description: 'Time from a tool call to its result, waiting on a person included',
+    unit: 'ms',
+  })
+  return (event) => {
+    const attributes: OtelAttributes = {
+      'toolmark.tool': event.tool,
+      'toolmark.caller': event.caller,
+      'toolmark.status': event.result.status,
+    }
+    counter?.add(1, attributes)
+    histogram?.record(event.durationMs, attributes)
+  }
+}
+
+/**
+ * Ends a call's span with its result: how the person's decision ended (when known), the
+ * result's attributes, the result itself when `maxLength` is given, and an error status.
+ */
+function endCallSpan(
+  span: OtelSpan,
+  event: ResultEvent,
+  endTime: number,
+  outcome: Outcome | undefined,
+  maxLength: number | undefined,
+): void {
+  if (outcome) {
+    span.addEvent(`toolmark.confirmation.${outcome}`, {}, endTime)
+    span.setAttribute('toolmark.confirmation', outcome)
+  }
+  const attributes = resultAttributes(event.result)
+  for (const [key, value] of Object.entries(attributes)) span.setAttribute(key, value)
+  span.setAttribute('toolmark.duration_ms', event.durationMs)
+  if (maxLength !== undefined) {
+    span.setAttribute('toolmark.result', payload(event.result, maxLength))
+  }
+  if (event.result.status === 'error') {
+    span.setStatus({ code: ERROR, message: event.result.message })
+  }
+  span.end(endTime)
+}
+
 /**
  * Traces and measures every call with OpenTelemetry: one span per call (`toolmark.call <tool>`,
  * from the call to its result, with span events while a person decides), a call counter
@@ -97,31 +176,8 @@ function resultAttributes(result: ToolResult): OtelAttributes {
  */
 export function otel(options: OtelOptions): Consumer {
   return (tm: Toolmark) => {
-    const { tracer, meter } = (options ?? {}) as Partial<OtelOptions>
-    if (typeof tracer?.startSpan !== 'function') {
-      throw new TypeError(
-        "otel({ tracer }) needs an OpenTelemetry tracer: pass trace.getTracer('my-app') from @opentelemetry/api",
-      )
-    }
-    if (meter !== undefined && typeof meter?.createCounter !== 'function') {
-      throw new TypeError(
-        "otel({ meter }) must be an OpenTelemetry meter: pass metrics.getMeter('my-app') from @opentelemetry/api, or leave it out",
-      )
-    }
-    const record = options.recordPayloads
-    const maxLength =
-      record === true || record === undefined || record === false
-        ? DEFAULT_MAX_LENGTH
-        : Math.max(16, record.maxLength ?? DEFAULT_MAX_LENGTH)
-    const payloads = record !== undefined && record !== false
-    const counter: OtelCounter | undefined = meter?.createCounter('toolmark.calls', {
-      description: 'Tool calls, by tool, caller and status',
-      unit: '{call}',
-    })
-    const histogram: OtelHistogram | undefined = meter?.createHistogram('toolmark.call.duration', {
-      description: 'Time from a tool call to its result, waiting on a person included',
-      unit: 'ms',
-    })
+    const { tracer, meter, payloads, maxLength } = readOptions(options)
+    const measure = callMeter(meter)
 
     const open = new Map<string, OpenCall>()
     /** Spans of deferred confirmations, by confirmation id. */
@@ -132,33 +188,7 @@ export function otel(options: OtelOptions): Consumer {
       event: ResultEvent,
       endTime: number,
       outcome: Outcome | undefined,
-    ) => {
-      const { span } = state
-      if (outcome) {
-        span.addEvent(`toolmark.confirmation.${outcome}`, {}, endTime)
-        span.setAttribute('toolmark.confirmation', outcome)
-      }
-      const attributes = resultAttributes(event.result)
-      for (const [key, value] of Object.entries(attributes)) span.setAttribute(key, value)
-      span.setAttribute('toolmark.duration_ms', event.durationMs)
-      if (payloads) {
-        span.setAttribute('toolmark.result', payload(event.result, maxLength))
-      }
-      if (event.result.status === 'error') {
-        span.setStatus({ code: ERROR, message: event.result.message })
-      }
-      span.end(endTime)
-    }
-
-    const measure = (event: ResultEvent) => {
-      const attributes: OtelAttributes = {
-        'toolmark.tool': event.tool,
-        'toolmark.caller': event.caller,
-        'toolmark.status': event.result.status,
-      }
-      counter?.add(1, attributes)
-      histogram?.record(event.durationMs, attributes)
-    }
+    ) => endCallSpan(state.span, event, endTime, outcome, payloads ? maxLength : undefined)
 
     const offCall = tm.events.on('call', (event) => {
       const attributes: OtelAttributes = {

@@ -219,15 +219,17 @@ export function webmcp(options: WebMCPOptions = {}): Consumer {
   }
 }
 
-function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']): () => void {
-  const registrations = new Map<string, HostedTool>()
-  // Calls still running when the consumer goes away are stopped: no agent is left to answer.
-  const lifetime = new AbortController()
-
-  // A throwing filter is reported once per tool, not on every revision.
+/**
+ * Which entries go to the model context: not the forms the browser registers itself, and only
+ * those the app's filter keeps. A throwing filter is reported once per tool, not on every
+ * revision.
+ */
+function visibility(
+  tm: Toolmark,
+  filter: WebMCPOptions['filter'],
+): (entry: ManifestEntry) => boolean {
   const filterFailures = new Set<string>()
-
-  const visible = (entry: ManifestEntry): boolean => {
+  return (entry) => {
     // A form the browser registers from its `toolname` is not registered a second time.
     if (hasDeclarativeTwin(tm, entry.name)) return false
     if (!filter) return true
@@ -245,29 +247,48 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
       return false
     }
   }
+}
 
-  const executeFor = (name: string, registration: HostedTool): WebMCPTool['execute'] => {
-    return async (input, client) => {
-      // A host may still hold an execute from before the tool was removed or replaced: it must
-      // not reach whatever carries that name now.
-      if (registrations.get(name) !== registration || registration.controller.signal.aborted) {
-        return toWebMCPResponse(
-          refuse('unknown_tool', `No tool named ${JSON.stringify(name)}`, { rev: tm.rev }),
-        )
-      }
-      const signal = readSignal(client)
-      try {
-        const result = await tm.call(name, parseInput(input), {
-          caller: 'webmcp',
-          signal: linkSignals(lifetime.signal, isAbortSignal(signal) ? signal : undefined),
-        })
-        return toWebMCPResponse(result, registration.entry.hints.untrustedContent === true)
-      } catch {
-        // `tm.call` never throws; this keeps the promise to the host even if that ever breaks.
-        return toWebMCPResponse(errorResult('Tool failed'))
-      }
+/**
+ * The `execute` handed to the host for one registration: it runs the tool as caller `webmcp`
+ * while that registration is current, and is stopped with the consumer's `lifetime`.
+ */
+function executeFor(
+  tm: Toolmark,
+  registrations: ReadonlyMap<string, HostedTool>,
+  lifetime: AbortSignal,
+  name: string,
+  registration: HostedTool,
+): WebMCPTool['execute'] {
+  return async (input, client) => {
+    // A host may still hold an execute from before the tool was removed or replaced: it must
+    // not reach whatever carries that name now.
+    if (registrations.get(name) !== registration || registration.controller.signal.aborted) {
+      return toWebMCPResponse(
+        refuse('unknown_tool', `No tool named ${JSON.stringify(name)}`, { rev: tm.rev }),
+      )
+    }
+    const signal = readSignal(client)
+    try {
+      const result = await tm.call(name, parseInput(input), {
+        caller: 'webmcp',
+        signal: linkSignals(lifetime, isAbortSignal(signal) ? signal : undefined),
+      })
+      return toWebMCPResponse(result, registration.entry.hints.untrustedContent === true)
+    } catch {
+      // `tm.call` never throws; this keeps the promise to the host even if that ever breaks.
+      return toWebMCPResponse(errorResult('Tool failed'))
     }
   }
+}
+
+/** Registers the visible tools on the host and keeps them in sync; returns the teardown. */
+function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']): () => void {
+  const registrations = new Map<string, HostedTool>()
+  // Calls still running when the consumer goes away are stopped: no agent is left to answer.
+  const lifetime = new AbortController()
+
+  const visible = visibility(tm, filter)
 
   // A registration the host rejects is retried on every revision, but reported once per entry;
   // so is a schema JSON cannot carry.
@@ -292,7 +313,10 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
     }
     try {
       const pending = host.context.registerTool(
-        toolDictionary(entry, executeFor(entry.name, registration)),
+        toolDictionary(
+          entry,
+          executeFor(tm, registrations, lifetime.signal, entry.name, registration),
+        ),
         { signal: registration.controller.signal },
       )
       if (pending && typeof (pending as Promise<unknown>).then === 'function') {
