@@ -110,6 +110,7 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
     mcp: 'Desktop app',
     test: 'Test',
     human: 'You',
+    tour: 'Tour',
   }),
   requestedBy: (who: string) => `Requested by ${who}`,
   approve: 'Approve',

@@ -6,6 +6,8 @@ export { enableQuestions } from './confirmations/enableQuestions'
 export { enableGrants } from './confirmations/enableGrants'
 export { DEFAULT_LIMITS } from './registry/options'
 export { reportError } from './events/reportError'
+export { addAnchor, addAnchorSource } from './anchors/anchors'
+export type { AnchorCheck, AnchorSource } from './anchors/anchors'
 export { ok, invalid, refuse, cancelled, errorResult, isToolResult } from './base/results'
 export { toLlmName, isToolName } from './tool/names'
 export { REDACTED } from './redaction/redact'
@@ -25,6 +27,7 @@ export type {
   ConfirmationEntry,
   ConfirmationStore,
   ConfirmEvent,
+  InteractionEvent,
   ConfirmFeature,
   ConfirmFeatureKind,
   ConfirmStatus,

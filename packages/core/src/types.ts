@@ -108,10 +108,17 @@ export type RefusedCode =
 // ---------------------------------------------------------------------------------------------
 
 /** Who is calling. `human` is the app's own UI; the others are agents or tests. */
-export type Caller = 'inapp' | 'webmcp' | 'mcp' | 'test' | 'human'
+export type Caller = 'inapp' | 'webmcp' | 'mcp' | 'test' | 'human' | 'tour'
 
 /** The callers, in a stable order. */
-export const CALLERS: readonly Caller[] = Object.freeze(['inapp', 'webmcp', 'mcp', 'test', 'human'])
+export const CALLERS: readonly Caller[] = Object.freeze([
+  'inapp',
+  'webmcp',
+  'mcp',
+  'test',
+  'human',
+  'tour',
+])
 
 /** What a tool does, as far as safety is concerned. */
 export interface ToolHints {
@@ -777,8 +784,19 @@ export interface ErrorEvent {
   cause?: unknown
 }
 
+/**
+ * What a person did on an element anchored to a tool (`useToolAnchor`, or a form's own fields):
+ * only events the browser marks trusted, never a script's or a fill's. `param` names the field.
+ */
+export interface InteractionEvent {
+  tool: string
+  param?: string
+  type: 'input' | 'change' | 'click' | 'submit'
+}
+
 export interface ToolmarkEventMap {
   call: CallEvent
+  interaction: InteractionEvent
   result: ResultEvent
   progress: ProgressEvent
   confirm: ConfirmEvent
@@ -882,4 +900,9 @@ export interface Toolmark {
   subscribe(listener: (rev: number) => void): () => void
   readonly events: ToolmarkEvents
   use(consumer: Consumer): () => void
+  /**
+   * The element a tool (or one of its input fields, `param`) lives in on the page, as anchored
+   * by `useToolAnchor` or by the form it belongs to; undefined when none is on the page.
+   */
+  anchor(tool: string, param?: string): Element | undefined
 }

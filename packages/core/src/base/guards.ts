@@ -29,6 +29,7 @@ export function isCaller(v: unknown): v is Caller {
     case 'mcp':
     case 'test':
     case 'human':
+    case 'tour':
       return true
     default:
       return false

@@ -24,6 +24,7 @@ export function createEmitter(): Emitter {
   const lists = new Map<ToolmarkEventType, readonly Subscription[]>()
   const listening: Record<ToolmarkEventType, boolean> = {
     call: false,
+    interaction: false,
     result: false,
     progress: false,
     confirm: false,

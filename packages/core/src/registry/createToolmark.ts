@@ -1,6 +1,7 @@
 import { createCallPipeline } from '../call/callPipeline'
 import { installFeature } from '../confirmations/feature'
 import { createConfirmationStore } from '../confirmations/confirmationStore'
+import { Anchors, bindAnchors } from '../anchors/anchors'
 import { createEmitter } from '../events/emitter'
 import { isAbortSignal, isCaller, isObject } from '../base/guards'
 import { randomId } from '../base/ids'
@@ -69,6 +70,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const dev = read.dev ?? defaultDev()
   const { limits, converter } = read
   const events = createEmitter()
+  const anchors = new Anchors((event) => events.emit('interaction', event))
   const errorEvent = (event: ErrorEvent) => events.emit('error', event)
 
   // Problems found while creating the registry are reported once listeners can be attached.
@@ -80,6 +82,8 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     webmcp: 'inline',
     mcp: 'inline',
     human: 'inline',
+    // A tour's `do` step waits for the person on top of the tour, like a browser agent's call.
+    tour: 'inline',
   }
   const tools = new Map<string, ToolRecord>()
   const llmNames = new Map<string, ToolRecord>()
@@ -452,6 +456,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
         return events.on(type, listener)
       },
     },
+    anchor: (tool, param) => anchors.element(tool, param),
     use(consumer) {
       if (typeof consumer !== 'function') {
         misconfigured('invalid_consumer', ['use'])
@@ -480,5 +485,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   }
   attachReporter(tm, errorEvent)
   attachDefinitions(tm, tools)
+  bindAnchors(tm, anchors)
   return tm
 }

@@ -53,7 +53,7 @@ export class ReplayError extends Error {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v)
 
-const CALLERS = ['inapp', 'webmcp', 'mcp', 'test', 'human']
+const CALLERS = ['inapp', 'webmcp', 'mcp', 'test', 'human', 'tour']
 
 /** Parses and checks every line first, so a broken recording fails before anything runs. */
 function parse(lines: string | readonly string[]): { line: number; entry: RecordedLine }[] {

@@ -1,10 +1,11 @@
+import { CALLERS } from '../types'
 import { isObject, own } from '../base/guards'
 import type { Problem } from '../base/problem'
 import { isToolName } from './names'
 import type { Caller, CallerPolicy, Policy, ToolClass, ToolHints } from '../types'
 
 /** Agent callers a policy may name (`human` is fixed). */
-export const POLICY_CALLERS = ['inapp', 'webmcp', 'mcp', 'test'] as const
+export const POLICY_CALLERS = ['inapp', 'webmcp', 'mcp', 'test', 'tour'] as const
 /** Tool classes, strongest first. */
 export const CLASSES: readonly ToolClass[] = ['destructive', 'consequential', 'readOnly', 'none']
 
@@ -38,6 +39,8 @@ const DEFAULT_CLASSES: Record<Caller, readonly ToolClass[]> = {
   inapp: CLASSES,
   test: CLASSES,
   human: CLASSES,
+  // A tour acts for the page's own assistant or the app: the same ceiling as `inapp`.
+  tour: CLASSES,
   webmcp: ['consequential', 'readOnly', 'none'],
   mcp: ['consequential', 'readOnly', 'none'],
 }
@@ -179,7 +182,7 @@ export function compilePolicy(policy: Policy | undefined): {
       denied.add(key)
     }
   }
-  for (const caller of ['inapp', 'webmcp', 'mcp', 'test', 'human'] as Caller[]) {
+  for (const caller of CALLERS) {
     callers[caller] =
       caller === 'human'
         ? compileCallerPolicy('human', undefined)

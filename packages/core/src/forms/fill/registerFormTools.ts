@@ -7,6 +7,7 @@ import type {
   ToolHandle,
   Toolmark,
 } from '../../types'
+import { anchorFormTools } from './formAnchors'
 import { createFillTool } from './fillTool'
 import type { FileFieldsCode } from '../files/fileFields'
 import type { FileFieldRules } from '../values/fileValues'
@@ -204,6 +205,8 @@ export function registerFormTools(
   }
 
   registerAll(tm, defs, handles, options.scope)
+  const names = { fill: handles.fill!.name, submit: handles.submit!.name }
+  const unanchor = anchorFormTools(tm, names, adapter, source.schema)
   const detach = form.provenance.attach({
     tm,
     adapter,
@@ -216,8 +219,7 @@ export function registerFormTools(
   })
   return {
     names: {
-      fill: handles.fill!.name,
-      submit: handles.submit!.name,
+      ...names,
       state: handles.state!.name,
       ...(handles.options ? { options: handles.options.name } : {}),
     },
@@ -228,6 +230,7 @@ export function registerFormTools(
     provenance: form.provenance,
     dispose() {
       detach()
+      unanchor()
       for (const handle of Object.values(handles)) handle?.dispose()
     },
   }
