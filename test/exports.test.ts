@@ -4,6 +4,7 @@ import * as aiSdk from '@toolmark/react/ai-sdk'
 import * as assistantUi from '@toolmark/react/assistant-ui'
 import * as devtools from '@toolmark/react/devtools'
 import * as mcp from '@toolmark/react/mcp'
+import * as tour from '@toolmark/react/tour'
 
 describe('@toolmark/react', () => {
   it('exports exactly the public runtime API', () => {
@@ -19,6 +20,7 @@ describe('@toolmark/react', () => {
       'useConfirmations',
       'useDomFormTool',
       'useTool',
+      'useToolAnchor',
       'useToolmark',
       'useWebMCP',
     ])
@@ -54,5 +56,11 @@ describe('@toolmark/react/assistant-ui', () => {
 describe('@toolmark/react/ag-ui', () => {
   it('exports exactly the public runtime API', () => {
     expect(Object.keys(agUi).sort()).toEqual(['useAgUiSession'])
+  })
+})
+
+describe('@toolmark/react/tour', () => {
+  it('exports exactly the public runtime API', () => {
+    expect(Object.keys(tour).sort()).toEqual(['TourOverlay', 'defaultTourLabels', 'useTour'])
   })
 })

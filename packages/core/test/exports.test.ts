@@ -5,6 +5,7 @@ import * as lint from '../src/lint'
 import * as otel from '../src/otel'
 import * as passkey from '../src/passkey'
 import * as testing from '../src/testing'
+import * as tour from '../src/tour'
 
 describe('public entry points', () => {
   it('exports exactly these runtime values from @toolmark/core', () => {
@@ -13,6 +14,8 @@ describe('public entry points', () => {
         'CALLERS',
         'DEFAULT_LIMITS',
         'REDACTED',
+        'addAnchor',
+        'addAnchorSource',
         'cancelled',
         'createToolmark',
         'enableGrants',
@@ -29,6 +32,19 @@ describe('public entry points', () => {
         'toLlmName',
       ].sort(),
     )
+  })
+
+  it('exports exactly these runtime values from @toolmark/core/tour', () => {
+    expect(Object.keys(tour).sort()).toEqual([
+      'MAX_STEP_TEXT',
+      'MAX_STEP_TITLE',
+      'MAX_TOUR_STEPS',
+      'currentTour',
+      'registerTourTool',
+      'startTour',
+      'subscribeCurrentTour',
+      'tourStepIssues',
+    ])
   })
 
   it('exports exactly these runtime values from @toolmark/core/ag-ui', () => {
@@ -115,7 +131,7 @@ describe('public entry points', () => {
   })
 
   it('lists the callers in a stable, frozen order', () => {
-    expect(core.CALLERS).toEqual(['inapp', 'webmcp', 'mcp', 'test', 'human'])
+    expect(core.CALLERS).toEqual(['inapp', 'webmcp', 'mcp', 'test', 'human', 'tour'])
     expect(Object.isFrozen(core.CALLERS)).toBe(true)
     expect(Object.isFrozen(core.DEFAULT_LIMITS)).toBe(true)
   })

@@ -1,0 +1,7 @@
+'use client'
+export { useTour } from './useTour'
+export type { UseTourOptions, UseTourResult } from './useTour'
+export { TourOverlay } from './TourOverlay'
+export type { TourOverlayProps } from './TourOverlay'
+export { defaultTourLabels } from './tourOverlayLabels'
+export type { TourOverlayLabels } from './tourOverlayLabels'
