@@ -6,6 +6,7 @@ import {
   plan,
 } from '../src/assistant/planner.ts'
 import type { Plan, PlanContext } from '../src/assistant/planner.ts'
+import type { TourStep } from '@toolmark/core/tour'
 
 // The scripted planner is plain code: these run in node, without the app.
 
@@ -296,6 +297,52 @@ describe('the scripted planner', () => {
   it('strips polite words around a request', () => {
     expect(normalize('Hi! Could you please close ticket 3 for me, thanks.')).toBe('close ticket 3')
     expect(normalize('pls search printer')).toBe('search printer')
+  })
+})
+
+describe('the scripted planner asked how to do something', () => {
+  /** A plan as its tools, with the tour's mode and the tools its steps name. */
+  const tours = (planned: Plan) =>
+    planned.kind === 'steps'
+      ? planned.turns.map((turn) =>
+          turn.map((step) => {
+            if (step.tool !== 'tour.start') return step.tool
+            const { mode, steps } = step.input as { mode: string; steps: TourStep[] }
+            return `tour.start ${mode}: ${steps.map((s) => s.field ?? s.tool).join(', ')}`
+          }),
+        )
+      : planned
+
+  it.each([
+    'show me how to file a ticket',
+    'Can you show me how to create a new ticket?',
+    'how do I file a ticket?',
+    'how to open a ticket',
+    'walk me through filing a ticket',
+    'guide me through creating a ticket, please',
+    'I want to learn how to log a ticket',
+  ])('answers “%s” with a guided tour of the new-ticket form on screen', (request) => {
+    expect(tours(plan(request, NEW_TICKET_PAGE))).toEqual([
+      ['tour.start guide: title, priority, description, ticket.submit'],
+    ])
+  })
+
+  it('opens the new-ticket form first when it is not on screen, so the steps find their tools', () => {
+    const expected = [
+      ['tickets.compose'],
+      ['tour.start guide: title, priority, description, ticket.submit'],
+    ]
+    expect(tours(plan('show me how to file a ticket', DETAIL_PAGE))).toEqual(expected)
+    expect(tours(plan('show me how to file a ticket', EDIT_PAGE))).toEqual(expected)
+  })
+
+  it('says which tour it has for a task it cannot show, and does not act on it', () => {
+    for (const request of ['show me how', 'how do I close ticket 3', 'show me how to dance']) {
+      expect(plan(request, NEW_TICKET_PAGE)).toMatchObject({
+        kind: 'reply',
+        text: expect.stringContaining('show me how to file a ticket'),
+      })
+    }
   })
 })
 

@@ -1,6 +1,7 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react'
 import { ConfirmDialog } from '@toolmark/react'
 import { ToolmarkDevtools } from '@toolmark/react/devtools'
+import { TourOverlay } from '@toolmark/react/tour'
 import type { View } from '../shared/ticket.ts'
 import { useAccessTools } from './accessTools.ts'
 import { ApiError } from './api.ts'
@@ -22,6 +23,7 @@ import { href, navigate, routeTicketId, useRoute, type Route } from './route.ts'
 import { useTicketSync } from './sync.ts'
 import { useNotify } from './toast.tsx'
 import { useTicketTools } from './tools.ts'
+import { useTourNotice } from './useTourNotice.ts'
 
 /** The dialog's one-off approval keeps its plain name beside "Allow for this session". */
 const CONFIRM_LABELS = { allowOnce: 'Approve' }
@@ -42,6 +44,7 @@ export function App() {
   const tools = useTicketTools()
   useAccessTools()
   useTicketSync()
+  useTourNotice()
   const selectedId = routeTicketId(route)
   // One pane at a time on a phone: the queue until something is picked, then that.
   const screen = route.name === 'home' ? 'queue' : 'pane'
@@ -134,6 +137,8 @@ export function App() {
           <AssistantPanel assistant={assistant} drawer={drawer} onClose={closeAssistant} />
         )}
       </div>
+      {/* "show me how": the tour's panel beside each step; a step's approval asks on top of it. */}
+      <TourOverlay />
       {/* The registry makes grants: a close the person trusts can be allowed for the session. */}
       <ConfirmDialog
         labels={CONFIRM_LABELS}

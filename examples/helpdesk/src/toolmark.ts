@@ -14,13 +14,19 @@ import { pastes } from './pastes.ts'
  *
  * Files reach a form fill only as `{ ref }`: an image the person pasted into the assistant
  * (`paste:1`). No `allowOrigins`, so an agent cannot make the page fetch a URL.
+ *
+ * `tour.start` (src/tools.ts) is for the in-app assistant only: browser and desktop agents do
+ * not see it.
  */
 export const tm: Toolmark = createToolmark({
   policy: {
     webmcp: {
       allow: ['destructive', 'consequential', 'readOnly', 'none'],
       verify: ['destructive'],
+      tools: { deny: ['tour.start'] },
     },
+    // A tour is the page's own assistant answering "show me how": outside agents never see it.
+    mcp: { tools: { deny: ['tour.start'] } },
   },
   // `grants()`: "Allow for this session" in the dialog: closing one ticket after another asks
   // once per ticket, or once for the session when the person says so.

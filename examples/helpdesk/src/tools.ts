@@ -1,5 +1,7 @@
+import { useEffect } from 'react'
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { errorResult, invalid, ok, refuse, type ToolResult } from '@toolmark/core'
+import { registerTourTool } from '@toolmark/core/tour'
 import { useTool } from '@toolmark/react'
 import { useMutationTool, useQueryTool } from '@toolmark/react/query'
 import { z } from 'zod'
@@ -170,6 +172,13 @@ export function useTicketTools() {
       return ok({ form: 'ticket', tools: ['ticket.fill', 'ticket.submit', 'ticket.state'] })
     },
   })
+
+  // "show me how…": the in-app assistant answers with a tour of these tools (src/tours.ts)
+  // instead of doing the work. Browser and desktop agents are refused it.
+  useEffect(() => {
+    const handle = registerTourTool(tm)
+    return () => handle.dispose()
+  }, [])
 
   // Served from the same TanStack Query cache entry the list renders: an agent's search and the
   // person's search share one request.

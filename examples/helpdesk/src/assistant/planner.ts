@@ -17,6 +17,7 @@ import {
   type Priority,
   type TicketInput,
 } from '../../shared/ticket.ts'
+import { NEW_TICKET_TOUR } from '../tours.ts'
 
 /** One tool call the assistant will make, with what it means in plain words. */
 export interface PlanStep {
@@ -70,13 +71,28 @@ export const HELP =
   'I can create, find, list, open, prioritize, close and delete tickets, request access, and ' +
   'undo my last change. Paste a screenshot here and I can attach it to a new ticket. Try “new ' +
   'ticket: projector shows no signal, urgent, hardware”, “attach the screenshot I just pasted”, “show ' +
-  'pending tickets”, “open ticket 4”, “make ticket 8 urgent”, “close ticket number 3”, “request ' +
+  'me how to file a ticket”, “show pending tickets”, “open ticket 4”, “make ticket 8 urgent”, “close ticket number 3”, “request ' +
   'write access to payroll for ana@example.com until 2030-01-31 because of the audit” or ' +
   '“undo that”.'
 
 const BULK =
   'I work on one ticket at a time, so I cannot do that for all tickets at once. Name the ' +
   'tickets, for example “close tickets 3 and 4”, or use the list to pick them.'
+
+const TOURS =
+  'I can walk you through filing a ticket, step by step on the form: ask “show me how to file a ' +
+  'ticket”.'
+
+/**
+ * "show me how to …", "how do I …", "walk me through …": the person wants to learn, not to have
+ * it done. What follows is the task.
+ */
+const HOW_TO =
+  /^(?:(?:show|teach|tell)\s+(?:me|us)\s+how(?:\s+(?:to|do\s+(?:i|we)|can\s+(?:i|we)|i\s+can))?|how\s+(?:do|can|should|would)\s+(?:i|we)|how\s+to|(?:walk|guide|take)\s+(?:me|us)\s+through(?:\s+how\s+to)?|learn\s+how\s+to)(?:\s+(.+))?$/i
+
+/** The task is a new ticket: "file a ticket", "creating a new ticket", "a new ticket". */
+const NEW_TICKET_TASK =
+  /^(?:(?:fil(?:e|ing)|creat(?:e|ing)|mak(?:e|ing)|log(?:ging)?|open(?:ing)?|rais(?:e|ing)|submit(?:ting)?|writ(?:e|ing)|start(?:ing)?|add(?:ing)?)\s+)?(?:an?\s+|the\s+)?(?:new\s+)?(?:support\s+)?ticket\b(?!\s*(?:(?:number|no\.?|nr\.?)\s*)?#?\d)/i
 
 const NUMBER = String.raw`(?:the\s+)?(?:ticket\s*)?(?:(?:number|no\.?|nr\.?)\s*)?#?(\d{1,9})`
 const NUMBERS = String.raw`(?:the\s+)?(?:tickets?\s*)?(?:(?:numbers?|no\.?|nr\.?)\s*)?(#?\d{1,9}(?:\s*(?:,|and|&)\s*(?:#?\d{1,9}))*)`
@@ -141,6 +157,7 @@ const ids = (list: string) => [...list.matchAll(/\d{1,9}/g)].map((m) => Number(m
 
 const PATTERNS: [RegExp, (match: RegExpExecArray, context: PlanContext) => Plan][] = [
   [/^(?:undo|revert|take\s+back|roll\s*back)\b/i, () => ({ kind: 'undo' })],
+  [HOW_TO, (m, context) => showHow(m[1], context)],
   [
     /^(?:close|resolve|delete|remove)\s+(?:all|every|each|everything)\b|^(?:close|resolve|delete|remove)\s+(?:the\s+)?(?:open|pending|closed|old|urgent)\s+tickets\b/i,
     () => ({ kind: 'reply', text: BULK }),
@@ -515,6 +532,29 @@ function newTicket(details: string, context: PlanContext, category?: string): Pl
   // the fill's outcome, and nobody is asked to approve a ticket without its attachment.
   const rest = values.attachment ? [[fill], [submit]] : [[fill, submit]]
   return { kind: 'steps', turns: onScreen ? rest : [[open], ...rest] }
+}
+
+/**
+ * "show me how to file a ticket": a guided tour of the new-ticket form (`tour.start`, mode
+ * `guide`), opened first when it is not on screen. The tour waits for the person at each step;
+ * the assistant's turn ends once it is on screen.
+ */
+function showHow(task: string | undefined, context: PlanContext): Plan {
+  if (!task || !NEW_TICKET_TASK.test(task)) return { kind: 'reply', text: TOURS }
+  const open: PlanStep = { tool: 'tickets.compose', input: {}, intent: 'Open the new-ticket form' }
+  const tour: PlanStep = {
+    tool: 'tour.start',
+    input: { mode: 'guide', steps: [...NEW_TICKET_TOUR] },
+    intent: 'Show you how to file a ticket',
+  }
+  return {
+    kind: 'steps',
+    // The tour's steps name the form's tools: they must be on the page when it starts.
+    turns: newTicketOnScreen(context) ? [[tour]] : [[open], [tour]],
+    then:
+      'Follow the highlighted steps on the form: each moves on once you have done it. Skip ' +
+      'leaves a step for later, Stop ends the tour.',
+  }
 }
 
 const SYSTEM_WORDS: [RegExp, SystemId][] = [

@@ -121,6 +121,8 @@ function describeOk(tool: string, data: unknown): string {
       return `Opened ticket #${value.id} “${String(value.title ?? '')}”`
     case 'tickets.search':
       return `Found ${value.total} ticket${value.total === 1 ? '' : 's'}`
+    case 'tour.start':
+      return `Started a tour of ${value.steps} step${value.steps === 1 ? '' : 's'}`
     default:
       return 'Done'
   }

@@ -3,6 +3,7 @@ import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { fileFields, useFormTool } from '@toolmark/react/rhf'
+import { useTour } from '@toolmark/react/tour'
 import {
   CATEGORIES,
   PRIORITIES,
@@ -16,9 +17,11 @@ import { CATEGORY_LABELS, CURRENT_USER, PRIORITY_LABELS } from '../format.ts'
 import { applyPendingFocus } from '../focus.ts'
 import { useCreateTicket, useUpdateTicket } from '../queries.ts'
 import { useNotify } from '../toast.tsx'
+import { NEW_TICKET_TOUR } from '../tours.ts'
 import { useDraft } from '../useDraft.ts'
 import { AgentFilled } from './AgentFilled.tsx'
 import { Field } from './Field.tsx'
+import { SparkIcon } from './Icons.tsx'
 
 /** The new-ticket form's attachment: one file, as an `<input type="file">` holds it. */
 const attachmentField = z
@@ -153,20 +156,23 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
         await save(values).catch(() => {})
       })}
     >
-      <div className="ticket-form__header">
-        <h1
-          id={headingId}
-          data-focus-target="pane"
-          data-focus-key={ticket ? `edit:${ticket.id}` : 'new'}
-          tabIndex={-1}
-        >
-          {ticket ? `Edit ticket #${ticket.id}` : 'New ticket'}
-        </h1>
-        <p>
-          {ticket
-            ? 'Update the details; the requester sees the change on their ticket.'
-            : 'Log a problem for someone, or for yourself. Everything can be edited later.'}
-        </p>
+      <div className="ticket-form__header ticket-form__header--with-action">
+        <div>
+          <h1
+            id={headingId}
+            data-focus-target="pane"
+            data-focus-key={ticket ? `edit:${ticket.id}` : 'new'}
+            tabIndex={-1}
+          >
+            {ticket ? `Edit ticket #${ticket.id}` : 'New ticket'}
+          </h1>
+          <p>
+            {ticket
+              ? 'Update the details; the requester sees the change on their ticket.'
+              : 'Log a problem for someone, or for yourself. Everything can be edited later.'}
+          </p>
+        </div>
+        {!ticket && <ShowMeHow />}
       </div>
 
       <Field
@@ -276,6 +282,25 @@ export function TicketForm({ ticket, onSaved, onCancel }: TicketFormProps) {
         </button>
       </div>
     </form>
+  )
+}
+
+/**
+ * Starts the same guided tour the assistant starts for "show me how to file a ticket": each
+ * step waits until the person has done it on the form.
+ */
+function ShowMeHow() {
+  const { start, snapshot } = useTour()
+  const touring = snapshot?.status !== undefined && !['done', 'stopped'].includes(snapshot.status)
+  return (
+    <button
+      type="button"
+      className="button button--small"
+      disabled={touring}
+      onClick={() => start({ mode: 'guide', steps: NEW_TICKET_TOUR })}
+    >
+      <SparkIcon /> Show me how
+    </button>
   )
 }
 
