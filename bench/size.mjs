@@ -69,6 +69,8 @@ const FILES = [
   /@toolmark\/core\/dist\/forms\/files\/(fileFields|resolveFiles|fetchFile|fileRules|fileInputSchema)\.js$/,
   'the file field code',
 ]
+// Tours come with @toolmark/react/tour and @toolmark/core/tour only; anchors are in every registry.
+const TOUR = [/@toolmark\/(core|react)\/dist\/tour\//, 'the tour code']
 const STYLESHEET = [
   /@toolmark\/react\/dist\/(confirm-dialog\/confirmDialogStyles|theme\/themeTokens)\.js$/,
   'the dialog stylesheet',
@@ -83,7 +85,7 @@ const SCENARIOS = [
     id: 'core',
     label: 'core alone',
     code: `export { createToolmark, ok, invalid, refuse, cancelled, errorResult } from '@toolmark/core'`,
-    forbid: [FORMS, ACTIVITY, QUESTIONS, GRANTS, WEBAUTHN],
+    forbid: [TOUR, FORMS, ACTIVITY, QUESTIONS, GRANTS, WEBAUTHN],
   },
   {
     id: 'provider-useTool',
@@ -91,7 +93,7 @@ const SCENARIOS = [
     goal: 16,
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool } from '@toolmark/react'`,
-    forbid: [DIALOG, DEVTOOLS, ACTIVITY, FORMS, THEME, QUESTIONS, GRANTS, WEBAUTHN],
+    forbid: [TOUR, DIALOG, DEVTOOLS, ACTIVITY, FORMS, THEME, QUESTIONS, GRANTS, WEBAUTHN],
   },
   {
     id: 'typical',
@@ -104,7 +106,7 @@ export { useFormTool } from '@toolmark/react/rhf'`,
     // A form without steps, lookups or file fields: formSteps(), optionLookups() and fileFields()
     // bring that code. A dialog on a registry that neither asks nor grants: questions() and
     // grants() bring that code, and questionForm the dialog's question form.
-    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, QUESTION_FORM, GRANTS],
+    forbid: [TOUR, DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, QUESTION_FORM, GRANTS],
   },
   {
     id: 'asks-grants',
@@ -112,7 +114,7 @@ export { useFormTool } from '@toolmark/react/rhf'`,
     code: `export { createToolmark, ok, questions, grants } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog, questionForm } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'`,
-    forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES],
+    forbid: [TOUR, DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES],
     require: [QUESTIONS, QUESTION_FORM, GRANTS],
   },
   {
@@ -121,7 +123,7 @@ export { useFormTool } from '@toolmark/react/rhf'`,
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool, formSteps, optionLookups, fileFields } from '@toolmark/react/rhf'`,
-    forbid: [DEVTOOLS, ACTIVITY],
+    forbid: [TOUR, DEVTOOLS, ACTIVITY],
     require: [WIZARD, LOOKUP, FILES],
   },
   {
@@ -129,7 +131,7 @@ export { useFormTool, formSteps, optionLookups, fileFields } from '@toolmark/rea
     label: 'provider + useTool + <UnstyledConfirmDialog>',
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, UnstyledConfirmDialog } from '@toolmark/react'`,
-    forbid: [DEVTOOLS, ACTIVITY, FORMS, STYLESHEET, QUESTION_FORM],
+    forbid: [TOUR, DEVTOOLS, ACTIVITY, FORMS, STYLESHEET, QUESTION_FORM],
   },
   {
     id: 'ai-sdk-chat',
@@ -138,7 +140,7 @@ export { ToolProvider, useTool, UnstyledConfirmDialog } from '@toolmark/react'`,
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useToolmarkChat } from '@toolmark/react/ai-sdk'`,
-    forbid: [DEVTOOLS, ACTIVITY, FORMS, QUESTIONS, QUESTION_FORM, GRANTS],
+    forbid: [TOUR, DEVTOOLS, ACTIVITY, FORMS, QUESTIONS, QUESTION_FORM, GRANTS],
   },
   {
     id: 'assistant',
@@ -149,7 +151,18 @@ export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
 export { useFormTool } from '@toolmark/react/rhf'
 export { bridge, createInPageChannel } from '@toolmark/core/bridge'
 export { createPageClient, pageTools } from '@toolmark/core/agent'`,
+    forbid: [TOUR, DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, QUESTION_FORM, GRANTS],
+  },
+  {
+    id: 'tour',
+    label: 'typical + a tour: useTour + <TourOverlay> + tour.start',
+    code: `export { createToolmark, ok } from '@toolmark/core'
+export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
+export { useFormTool } from '@toolmark/react/rhf'
+export { registerTourTool } from '@toolmark/core/tour'
+export { useTour, TourOverlay } from '@toolmark/react/tour'`,
     forbid: [DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, QUESTION_FORM, GRANTS],
+    require: [TOUR],
   },
   {
     id: 'query',
