@@ -28,6 +28,7 @@ export type {
   ConfirmationStore,
   ConfirmEvent,
   InteractionEvent,
+  AnchorElement,
   ConfirmFeature,
   ConfirmFeatureKind,
   ConfirmStatus,

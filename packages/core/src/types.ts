@@ -785,6 +785,14 @@ export interface ErrorEvent {
 }
 
 /**
+ * A DOM `Element` where the app's types include the DOM library; elsewhere (core is typed
+ * without it) the little of one that anchors use.
+ */
+export type AnchorElement = typeof globalThis extends { Element: { prototype: infer E } }
+  ? E
+  : { readonly isConnected?: boolean; contains(other: unknown): boolean }
+
+/**
  * What a person did on an element anchored to a tool (`useToolAnchor`, or a form's own fields):
  * only events the browser marks trusted, never a script's or a fill's. `param` names the field.
  */
@@ -904,5 +912,5 @@ export interface Toolmark {
    * The element a tool (or one of its input fields, `param`) lives in on the page, as anchored
    * by `useToolAnchor` or by the form it belongs to; undefined when none is on the page.
    */
-  anchor(tool: string, param?: string): Element | undefined
+  anchor(tool: string, param?: string): AnchorElement | undefined
 }

@@ -1,4 +1,4 @@
-import type { InteractionEvent, Toolmark } from '../types'
+import type { AnchorElement, InteractionEvent, Toolmark } from '../types'
 
 /** Whether a tour step is done: the field holds a valid value, or the form would submit. */
 export interface AnchorCheck {
@@ -13,9 +13,9 @@ export interface AnchorCheck {
  */
 export interface AnchorSource {
   /** The element of the tool (no `param`) or of one of its fields; undefined when it has none. */
-  element(param?: string): Element | undefined
+  element(param?: string): AnchorElement | undefined
   /** Which of its fields holds `target`: a field's name, `''` for the tool itself, or undefined. */
-  locate(target: Element): string | undefined
+  locate(target: AnchorElement): string | undefined
   /** Whether the tool (no `param`) or a field is done, for guided tours; absent: any change is. */
   check?(param?: string): AnchorCheck | Promise<AnchorCheck>
   /** The tool's input that writes `value` to the field (a form's fill: `{ values: { … } }`). */
@@ -59,7 +59,7 @@ export class Anchors {
   }
 
   /** The newest element on the page for the tool or its field. */
-  element(tool: string, param?: string): Element | undefined {
+  element(tool: string, param?: string): AnchorElement | undefined {
     const list = this.#sources.get(tool) ?? []
     for (let i = list.length - 1; i >= 0; i--) {
       const element = safely(() => list[i].element(param))
@@ -152,7 +152,7 @@ export function addAnchor(
   tm: Toolmark,
   tool: string,
   param: string | undefined,
-  element: Element,
+  element: AnchorElement,
 ): () => void {
   return addAnchorSource(tm, tool, {
     element: (asked) => (asked === param ? element : undefined),

@@ -1,4 +1,4 @@
-import type { Manifest, ToolResult } from '../types'
+import type { AnchorElement, Manifest, ToolResult } from '../types'
 
 /**
  * How a tour goes: `show` points at each step's element in turn (the person moves on); `guide`
@@ -54,7 +54,7 @@ export interface TourSnapshot {
   index: number
   step?: TourStep
   /** The current step's element on the page. */
-  anchor?: Element
+  anchor?: AnchorElement
   /** `guide`: what is still wrong with the step; `do`: why its call did not go through. */
   message?: string
 }
