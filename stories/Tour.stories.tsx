@@ -1,5 +1,6 @@
 import { StrictMode, useState } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
+import { Controls, Description, Primary, Title } from '@storybook/addon-docs/blocks'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -125,13 +126,28 @@ function HelpDesk({ mode }: { mode: TourMode }) {
 /** The overlay's props, plus the mode of the tour the page's button starts. */
 type StoryArgs = TourOverlayProps & { mode: TourMode }
 
+/**
+ * The docs page: one live tour. One frame only: each step takes the focus, and a page of frames
+ * would fight over it.
+ */
+function TourDocs() {
+  return (
+    <>
+      <Title />
+      <Description />
+      <Primary />
+      <Controls />
+    </>
+  )
+}
+
 const meta = {
   title: 'Tour',
   component: TourOverlay,
   parameters: {
     layout: 'padded',
     // A tour is fixed to the window: each story in a frame of its own, on the docs page too.
-    docs: { story: { inline: false, iframeHeight: 560 } },
+    docs: { story: { inline: false, iframeHeight: 560 }, page: TourDocs },
   },
   args: { mode: 'show' },
   loaders: [() => ({ tm: createToolmark() })],
