@@ -1,16 +1,24 @@
+import { reportError } from '../events/reportError'
+import { createSubscribable, type Subscribable } from '../events/subscribable'
 import type { Toolmark } from '../types'
 import type { Tour } from './tourTypes'
 
 interface Current {
   tour: Tour | undefined
-  listeners: Set<() => void>
+  changes: Subscribable
 }
 
 const registries = new WeakMap<object, Current>()
 
 function currentOf(tm: Toolmark): Current {
   let current = registries.get(tm)
-  if (!current) registries.set(tm, (current = { tour: undefined, listeners: new Set() }))
+  if (!current) {
+    const changes = createSubscribable({
+      label: 'current tour',
+      report: (event) => reportError(tm, event),
+    })
+    registries.set(tm, (current = { tour: undefined, changes }))
+  }
   return current
 }
 
@@ -21,12 +29,8 @@ export const currentTour = (tm: Toolmark): Tour | undefined => currentOf(tm).tou
  * Follows which tour is the registry's newest (a UI then follows that tour's own snapshot);
  * returns an unsubscribe, safe to pass bare to `useSyncExternalStore`.
  */
-export function subscribeCurrentTour(tm: Toolmark, listener: () => void): () => void {
-  const { listeners } = currentOf(tm)
-  const own = () => listener()
-  listeners.add(own)
-  return () => void listeners.delete(own)
-}
+export const subscribeCurrentTour = (tm: Toolmark, listener: () => void): (() => void) =>
+  currentOf(tm).changes.subscribe(listener)
 
 /** Makes `tour` the registry's tour: the one before it ends (`stopped`), one tour at a time. */
 export function setCurrentTour(tm: Toolmark, tour: Tour): void {
@@ -34,11 +38,6 @@ export function setCurrentTour(tm: Toolmark, tour: Tour): void {
   const previous = current.tour
   current.tour = tour
   previous?.stop()
-  for (const listener of [...current.listeners]) {
-    try {
-      listener()
-    } catch {
-      // A UI's listener failing must not keep the new tour from starting.
-    }
-  }
+  // A listener that throws is reported (`listener_threw`) and keeps no tour from starting.
+  current.changes.notify()
 }
