@@ -60,6 +60,7 @@ describe('public entry points', () => {
 
   it('exports exactly these runtime values from @toolmark/core/testing', () => {
     expect(Object.keys(testing).sort()).toEqual([
+      'MissingSecretError',
       'RECORDING_VERSION',
       'ReplayError',
       'TEST_HOOK_GLOBAL',

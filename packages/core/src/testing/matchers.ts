@@ -7,6 +7,7 @@ import type {
   Toolmark,
   ToolResult,
 } from '../types'
+import { missingToolReport } from './hiddenTools'
 
 /** What a matcher returns to `expect.extend` (Vitest's and Jest's shape). */
 export interface MatcherOutcome {
@@ -52,6 +53,9 @@ function equal(a: unknown, b: unknown): boolean {
   }
   return false
 }
+
+const isRegistry = (v: unknown): v is Toolmark =>
+  isObject(v) && typeof v.manifest === 'function' && isObject(v.confirmations)
 
 function toolsOf(received: unknown, caller: Caller): ManifestEntry[] | undefined {
   if (isObject(received) && typeof received.manifest === 'function') {
@@ -100,10 +104,17 @@ export const toolmarkMatchers = {
     const entry = tools.find((t) => t.name === name)
     const names = tools.map((t) => t.name)
     if (!entry) {
+      const registry = isRegistry(received) ? received : undefined
       return {
         pass: false,
         message: () =>
-          `expected a tool "${name}" for caller ${caller}; the tools are ${show(names)}`,
+          `expected a tool "${name}" for caller ${caller}; ${
+            registry
+              ? missingToolReport(registry, caller, name)
+              : names.length === 0
+                ? 'the manifest lists no tools'
+                : `the tools are ${show(names)}`
+          }`,
         actual: names,
         expected: name,
       }

@@ -15,7 +15,12 @@ export interface PageUnderTest {
   call(name: string, input?: unknown, options?: { caller?: Caller }): Promise<ToolResult>
   /** Pending confirmations. */
   confirmations(): Promise<ConfirmationEntry[]>
-  /** Waits for a pending confirmation (of `tool`, when given) and returns it. */
+  /**
+   * Waits for a pending confirmation (of `tool`, when given) and returns it. Calls made with
+   * `call` that are still running when the wait starts are the ones it waits on: once they have
+   * all ended without a confirmation pending (refused, invalid, ran without asking), it fails at
+   * once with what they returned, instead of waiting out `timeoutMs` (default 5 000).
+   */
   waitForConfirmation(options?: { tool?: string; timeoutMs?: number }): Promise<ConfirmationEntry>
   /** Waits until the page has a tool of that name for `caller`. */
   waitForTool(name: string, options?: { caller?: Caller; timeoutMs?: number }): Promise<void>
@@ -38,6 +43,62 @@ export interface PageUnderTest {
 
 const HOOK = `globalThis[${JSON.stringify(TEST_HOOK_GLOBAL)}]`
 const arg = (value: unknown) => (value === undefined ? 'undefined' : JSON.stringify(value))
+
+/** A call made through `tools.call`, and how it ended once it has. */
+interface SentCall {
+  tool: string
+  ended?: { result: ToolResult } | { error: unknown }
+}
+
+type Poll = <T>(read: () => Promise<T | undefined>, timeoutMs: number, what: string) => Promise<T>
+
+const endOf = (call: SentCall) =>
+  !call.ended
+    ? 'is still running'
+    : 'result' in call.ended
+      ? `returned ${JSON.stringify(call.ended.result)}`
+      : `failed: ${call.ended.error instanceof Error ? call.ended.error.message : String(call.ended.error)}`
+
+/**
+ * Waits for a pending confirmation (of `tool`). The calls made through `tools.call` that are still
+ * running when the wait starts are the ones it waits on: once all of them have ended and none
+ * asked (the confirmation cannot come from them), it fails at once with what they returned.
+ */
+async function waitForConfirmation(
+  tools: PageUnderTest,
+  calls: readonly SentCall[],
+  options: { tool?: string; timeoutMs?: number },
+  poll: Poll,
+): Promise<ConfirmationEntry> {
+  const { tool } = options
+  const noun = tool ? `confirmation of "${tool}"` : 'confirmation'
+  const matches = (name: string) => !tool || name === tool
+  const watched = calls.filter((c) => !c.ended && matches(c.tool))
+  try {
+    return await poll(
+      async () => {
+        // Read before the confirmations: a call that ended before they were read and asked is
+        // among them (a deferred call's entry waits there).
+        const allEnded = watched.length > 0 && watched.every((c) => c.ended)
+        const entry = (await tools.confirmations()).find((e) => matches(e.tool))
+        if (entry || !allEnded) return entry
+        const ends = watched.map((c) => `${c.tool} ${endOf(c)}`).join('; ')
+        throw new Error(
+          `No ${noun} is pending, and the call${watched.length === 1 ? '' : 's'} it waited on ended without one: ${ends}`,
+        )
+      },
+      options.timeoutMs ?? 5000,
+      `a ${noun}`,
+    )
+  } catch (error) {
+    // A plain timeout: say how the last call of that tool made here ended, if it did.
+    const last = [...calls].reverse().find((c) => matches(c.tool))
+    if (error instanceof Error && error.message.startsWith('Timed out') && last?.ended) {
+      error.message += `; the last call made with tools.call${tool ? ` to "${tool}"` : ` (${last.tool})`} ${endOf(last)}`
+    }
+    throw error
+  }
+}
 
 /**
  * Drives a page's tools from a Playwright test, through the hook `installTestHook(tm)` puts in
@@ -62,18 +123,26 @@ export function pageUnderTest(page: EvaluatingPage): PageUnderTest {
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
   }
+  // The calls made through `call`, newest last (the last 50): a wait for a confirmation watches
+  // those still running when it starts, and fails at once when they have all ended unasked.
+  const calls: SentCall[] = []
   const tools: PageUnderTest = {
     list: (options = {}) => run(`${HOOK}.manifest(${arg(options.caller ?? 'test')})`),
-    call: (name, input, options = {}) =>
-      run(`${HOOK}.call(${arg(name)}, ${arg(input)}, ${arg(options.caller ?? 'test')})`),
+    call: (name, input, options = {}) => {
+      const sent: SentCall = { tool: name }
+      calls.push(sent)
+      if (calls.length > 50) calls.shift()
+      const result = run<ToolResult>(
+        `${HOOK}.call(${arg(name)}, ${arg(input)}, ${arg(options.caller ?? 'test')})`,
+      )
+      result.then(
+        (value) => (sent.ended = { result: value }),
+        (error: unknown) => (sent.ended = { error }),
+      )
+      return result
+    },
     confirmations: () => run(`${HOOK}.confirmations()`),
-    waitForConfirmation: (options = {}) =>
-      poll(
-        async () =>
-          (await tools.confirmations()).find((e) => !options.tool || e.tool === options.tool),
-        options.timeoutMs ?? 5000,
-        options.tool ? `a confirmation of "${options.tool}"` : 'a confirmation',
-      ),
+    waitForConfirmation: (options = {}) => waitForConfirmation(tools, calls, options, poll),
     waitForTool: async (name, options = {}) => {
       await poll(
         async () =>

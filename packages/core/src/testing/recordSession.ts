@@ -8,6 +8,9 @@ import type {
   Toolmark,
   ToolResult,
 } from '../types'
+import { isObject } from '../base/guards'
+import { REDACTED } from '../redaction/redact'
+import { definitionFacts } from '../registry/definitions'
 
 /** What each way a confirmation ends is replayed as. */
 const DECISION = {
@@ -18,13 +21,28 @@ const DECISION = {
   evicted: 'expired',
 } as const
 
-/** The version of the recording format; `replaySession` reads this one. */
-export const RECORDING_VERSION = 1
+/**
+ * The version of the recording format; `replaySession` reads this one and version 1 (which did
+ * not mark withheld values: there every `'[redacted]'` input value counts as withheld).
+ */
+export const RECORDING_VERSION = 2
 
 /** One line of a recording, as `JSON.parse` gives it back. */
 export type RecordedLine =
   | { type: 'session'; version: number; tools: string[] }
-  | { type: 'call'; callId: string; tool: string; caller: Caller; input: unknown }
+  | {
+      type: 'call'
+      callId: string
+      tool: string
+      caller: Caller
+      /** As in events: sensitive values are `'[redacted]'`. */
+      input: unknown
+      /**
+       * The input paths whose values were redacted (`password`, `cards.0.cvc`): a replay asks for
+       * them (`secrets`) instead of sending the mask.
+       */
+      withheld?: string[]
+    }
   | { type: 'result'; callId: string; tool: string; caller: Caller; result: ToolResult }
   | {
       type: 'confirm'
@@ -73,8 +91,30 @@ export function approvedRunResult(event: ConfirmEvent): ToolResult | undefined {
 }
 
 /**
+ * The paths of a call's redacted input that hold a value the tool's `sensitive` paths masked: a
+ * masked value is replaced whole, so each is a leaf. Without the tool's facts (a registry made
+ * elsewhere), every mask counts.
+ */
+function withheldPaths(tm: Toolmark, tool: string, input: unknown): string[] {
+  const facts = definitionFacts(tm, tool)
+  const out: string[] = []
+  const walk = (value: unknown, path: string) => {
+    if (value === REDACTED && path !== '') {
+      if (!facts || facts.sensitive(path)) out.push(path)
+      return
+    }
+    const at = (key: string | number) => (path ? `${path}.${key}` : String(key))
+    if (Array.isArray(value)) value.forEach((item, i) => walk(item, at(i)))
+    else if (isObject(value)) for (const [key, item] of Object.entries(value)) walk(item, at(key))
+  }
+  walk(input, '')
+  return out
+}
+
+/**
  * Records every call, result, confirmation and answer of a registry as JSON lines, for
- * `replaySession` to play back against a page. Inputs are redacted as in events; call and
+ * `replaySession` to play back against a page. Inputs are redacted as in events, each redacted
+ * value listed in the call's `withheld` (a replay asks for it again); call and
  * confirmation ids are renumbered (`c1`, `cf1`…) so a recording reads the same on every run.
  *
  * @example
@@ -105,13 +145,16 @@ export function recordSession(tm: Toolmark): SessionRecording {
   })
   const offs = [
     tm.events.on('call', (e) => {
-      write({
+      const line: RecordedLine = {
         type: 'call',
         callId: callIdOf(e.callId),
         tool: e.tool,
         caller: e.caller,
         input: e.input,
-      })
+      }
+      const withheld = withheldPaths(tm, e.tool, e.input)
+      if (withheld.length > 0) line.withheld = withheld
+      write(line)
     }),
     tm.events.on('result', (e) => {
       const result =

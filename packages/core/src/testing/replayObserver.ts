@@ -9,7 +9,11 @@ export interface ReplayObserver {
   confirmation(callId: string, index: number): ConfirmationEntry | undefined
   /** Runs `start` and returns the id of the call it made, from the `call` event it emitted. */
   callIdOf(start: () => void): string | undefined
-  /** Resolves with `read()` once it is defined, or with one last `read()` after the timeout. */
+  /**
+   * Resolves with `read()` once it is defined, or with one last `read()` after the timeout. Once a
+   * wait has run out the replay has drifted: later waits only look once, so the replay's error
+   * comes within one timeout (and before the test runner's).
+   */
   until<T>(read: () => T | undefined): Promise<T | undefined>
   /** Stops listening to the page. */
   stop(): void
@@ -40,6 +44,7 @@ export function createReplayObserver(tm: Toolmark, timeoutMs: number): ReplayObs
     poke()
   }
   let lastCallId: string | undefined
+  let ranOut = false
   const offs = [
     tm.events.on('call', (e) => {
       lastCallId = e.callId
@@ -65,7 +70,7 @@ export function createReplayObserver(tm: Toolmark, timeoutMs: number): ReplayObs
     },
     until<T>(read: () => T | undefined): Promise<T | undefined> {
       const now = read()
-      if (now !== undefined) return Promise.resolve(now)
+      if (now !== undefined || ranOut) return Promise.resolve(now)
       return new Promise((resolve) => {
         const done = (value: T | undefined) => {
           clearTimeout(timer)
@@ -76,7 +81,10 @@ export function createReplayObserver(tm: Toolmark, timeoutMs: number): ReplayObs
           const value = read()
           if (value !== undefined) done(value)
         }
-        const timer = setTimeout(() => done(read()), timeoutMs)
+        const timer = setTimeout(() => {
+          ranOut = true
+          done(read())
+        }, timeoutMs)
         waiters.add(check)
       })
     },

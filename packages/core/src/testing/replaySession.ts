@@ -1,32 +1,35 @@
 import type { ConfirmationEntry, Toolmark, ToolResult } from '../types'
-import { RECORDING_VERSION, type RecordedLine } from './recordSession'
+import type { RecordedLine } from './recordSession'
 import { createReplayObserver, type ReplayObserver } from './replayObserver'
+import { parseRecording } from './parseRecording'
+import { checkSecrets, inputWithSecrets, type ReplaySecrets } from './replaySecrets'
+import { ReplayError, type ReplayDiff } from './replayError'
+import { isObject } from '../base/guards'
 import { lendFeature } from '../confirmations/feature'
 import { grants } from '../confirmations/grants'
 import { questions } from '../confirmations/questions'
 
 /** Options of `replaySession`. */
 export interface ReplayOptions {
-  /** How long to wait for a result, a confirmation or a tool to appear, in ms. Default 5 000. */
+  /**
+   * How long to wait for a result, a confirmation or a tool to appear, in ms. Default 2 000: below
+   * the 5 000 ms a test gets in Vitest and Jest, so the replay's error, naming what did not come,
+   * ends the test before the runner's timeout does. Once one wait has run out the replay has
+   * drifted, and later waits only look once.
+   */
   timeoutMs?: number
   /**
    * Paths not compared, as dot paths into the result with `*` for one segment and `**` for any
    * number (`'data.updatedAt'`, `'**.createdAt'`): values that change on every run.
    */
   ignore?: string[]
-}
-
-/** One difference between a recorded result (or confirmation) and the live one. */
-export interface ReplayDiff {
-  /** The line of the recording (1-based). */
-  line: number
-  tool: string
-  /** The recording's call id (`c3`). */
-  callId: string
-  /** Where in the result (`status`, `code`, `data.changes.0.after`). */
-  path: string
-  expected: unknown
-  actual: unknown
+  /**
+   * Values for the inputs the recording withheld (redacted `sensitive` paths), by input path
+   * (`{ password: 'hunter2' }`), or a function of the field returning the value (or a promise of
+   * it). A withheld value with none given fails with a `MissingSecretError` naming the field, and
+   * the call is not sent: the replay never sends the `'[redacted]'` mask as a value.
+   */
+  secrets?: ReplaySecrets
 }
 
 /** What a replay that matched did. */
@@ -34,89 +37,6 @@ export interface ReplayReport {
   calls: number
   results: number
   answers: number
-}
-
-/** A recording that cannot be replayed, or a replay that drifted, with the line and the fix. */
-export class ReplayError extends Error {
-  override name = 'ReplayError'
-  constructor(
-    message: string,
-    /** The line of the recording (1-based), when one is to blame. */
-    readonly line?: number,
-    /** For a drift: every difference found. */
-    readonly diffs: readonly ReplayDiff[] = [],
-  ) {
-    super(message)
-  }
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v)
-
-const CALLERS = ['inapp', 'webmcp', 'mcp', 'test', 'human', 'tour']
-
-/** Parses and checks every line first, so a broken recording fails before anything runs. */
-function parse(lines: string | readonly string[]): { line: number; entry: RecordedLine }[] {
-  const raw = typeof lines === 'string' ? lines.split('\n') : [...lines]
-  const out: { line: number; entry: RecordedLine }[] = []
-  const fail = (line: number, what: string): never => {
-    throw new ReplayError(
-      `Recording line ${line}: ${what}. Record the session again with recordSession(tm) and save recording.text() unchanged.`,
-      line,
-    )
-  }
-  raw.forEach((text, i) => {
-    const line = i + 1
-    if (typeof text !== 'string') fail(line, 'not a string')
-    if (text.trim() === '') return
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      fail(line, 'not JSON')
-    }
-    if (!isObject(value)) return fail(line, 'not a JSON object')
-    const need = (key: string, ok: boolean) => {
-      if (!ok) fail(line, `a "${String(value.type)}" line needs "${key}"`)
-    }
-    switch (value.type) {
-      case 'session':
-        if (value.version !== RECORDING_VERSION) {
-          fail(
-            line,
-            `recorded in format version ${String(value.version)}, this replays version ${RECORDING_VERSION}`,
-          )
-        }
-        need('tools', Array.isArray(value.tools))
-        break
-      case 'call':
-        need('callId', typeof value.callId === 'string')
-        need('tool', typeof value.tool === 'string')
-        need('caller', CALLERS.includes(value.caller as string))
-        break
-      case 'result':
-        need('callId', typeof value.callId === 'string')
-        need('result', isObject(value.result) && typeof value.result.status === 'string')
-        break
-      case 'confirm':
-        need('confirmId', typeof value.confirmId === 'string')
-        need('callId', typeof value.callId === 'string')
-        break
-      case 'answer':
-        need('confirmId', typeof value.confirmId === 'string')
-        need(
-          'decision',
-          ['approve', 'reject', 'answer', 'expired', 'withdrawn'].includes(
-            value.decision as string,
-          ),
-        )
-        break
-      default:
-        fail(line, `unknown line type ${JSON.stringify(value.type)}`)
-    }
-    out.push({ line, entry: value as unknown as RecordedLine })
-  })
-  return out
 }
 
 /** Whether a dot path is ignored by one of the patterns. */
@@ -181,6 +101,7 @@ interface ReplayRun {
   readonly observer: ReplayObserver
   readonly timeoutMs: number
   readonly skip: readonly string[]
+  readonly secrets: ReplaySecrets | undefined
   /** Live call ids by recorded call ids. */
   readonly liveCall: Map<string, string>
   /** Live confirmations by recorded confirmation ids. */
@@ -215,8 +136,9 @@ async function replayCall(
       line,
     )
   }
+  const input = await inputWithSecrets(line, entry, run.secrets)
   const live = run.observer.callIdOf(() => {
-    void tm.call(entry.tool, entry.input, { caller: entry.caller })
+    void tm.call(entry.tool, input, { caller: entry.caller })
   })
   if (live === undefined) {
     throw new ReplayError(`Recording line ${line}: the call to "${entry.tool}" was not seen`, line)
@@ -336,7 +258,8 @@ function driftError(diffs: readonly ReplayDiff[]): ReplayError {
  * and every result is compared with the recorded one — status, refusal code, `cancelled.by`,
  * issue paths, changes and data. Resolves when everything matched; rejects with a `ReplayError`
  * listing every difference, or naming the line and the fix when the recording is broken or a
- * recorded tool is not on the page.
+ * recorded tool is not on the page. Inputs the recording withheld (redacted values) are sent
+ * with the values `secrets` gives, never as the mask: a `MissingSecretError` names one it lacks.
  *
  * The replay is the person while it runs (it attaches a presenter), so give it a registry
  * without a scripted answer.
@@ -346,8 +269,9 @@ export async function replaySession(
   lines: string | readonly string[],
   options: ReplayOptions = {},
 ): Promise<ReplayReport> {
-  const timeoutMs = options.timeoutMs ?? 5000
-  const entries = parse(lines)
+  const timeoutMs = options.timeoutMs ?? 2000
+  const entries = parseRecording(lines)
+  checkSecrets(entries, options.secrets)
   const observer = createReplayObserver(tm, timeoutMs)
   // The recording's answers are given to the page's questions, and its grants given again.
   lendFeature(tm, questions())
@@ -359,6 +283,7 @@ export async function replaySession(
     observer,
     timeoutMs,
     skip: options.ignore ?? [],
+    secrets: options.secrets,
     liveCall: new Map(),
     liveConfirm: new Map(),
     seenResults: new Map(),

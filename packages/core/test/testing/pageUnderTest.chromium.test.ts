@@ -121,6 +121,59 @@ describe('the tools fixture in real Chromium', { timeout: 30_000 }, () => {
     await page.close()
   })
 
+  it('fails a wait for a confirmation at once when the calls it waits on ended without asking', async () => {
+    const page = await browser.newPage()
+    await page.goto(origin)
+    await withTools(page, async (tools) => {
+      await tools.waitForTool('tickets.close', { caller: 'webmcp' })
+      // An input the tool refuses before asking anyone: the wait does not sit out its 20 s.
+      const started = Date.now()
+      const refused = tools.call('tickets.close', { id: 'three' }, { caller: 'webmcp' })
+      await expect(
+        tools.waitForConfirmation({ tool: 'tickets.close', timeoutMs: 20_000 }),
+      ).rejects.toThrow(
+        /^No confirmation of "tickets.close" is pending, and the call it waited on ended without one: tickets.close returned \{"status":"invalid"/,
+      )
+      expect(Date.now() - started).toBeLessThan(5000)
+      expect((await refused).status).toBe('invalid')
+
+      // Overlapping calls: one ends at once, the other asks; the wait returns the one that asks.
+      const bad = tools.call('tickets.close', { id: 'four' }, { caller: 'webmcp' })
+      const good = tools.call('tickets.close', { id: 4 }, { caller: 'webmcp' })
+      const entry = await tools.waitForConfirmation({ tool: 'tickets.close', timeoutMs: 20_000 })
+      expect(entry.summary).toBe('Close ticket #4')
+      expect((await bad).status).toBe('invalid')
+      expect(await tools.approve(entry.id)).toEqual({
+        status: 'ok',
+        data: { id: 4, status: 'closed' },
+      })
+      // A second answer, late, is refused and changes nothing.
+      expect(await tools.approve(entry.id)).toMatchObject({
+        status: 'refused',
+        code: 'confirmation_expired',
+      })
+      expect(await good).toEqual({ status: 'ok', data: { id: 4, status: 'closed' } })
+
+      // Both overlapping calls end unasked: the failure names each.
+      const one = tools.call('tickets.close', { id: 'x' }, { caller: 'webmcp' })
+      const two = tools.call('tickets.search', { query: 'printer' }, { caller: 'webmcp' })
+      await expect(tools.waitForConfirmation({ timeoutMs: 20_000 })).rejects.toThrow(
+        /the calls it waited on ended without one: tickets.close returned \{"status":"invalid".*; tickets.search returned \{"status":"ok"/,
+      )
+      await Promise.all([one, two])
+
+      // A call that ended before the wait began is not waited on, but a timeout names it.
+      await tools.call('tickets.close', { id: 'y' }, { caller: 'webmcp' })
+      await expect(
+        tools.waitForConfirmation({ tool: 'tickets.close', timeoutMs: 100 }),
+      ).rejects.toThrow(
+        /^Timed out after 100 ms waiting for a confirmation of "tickets.close"; the last call made with tools.call to "tickets.close" returned \{"status":"invalid"/,
+      )
+      expect(await tools.confirmations()).toEqual([])
+    })
+    await page.close()
+  })
+
   it('lints the live manifest and records a session that replays against a registry in node', async () => {
     const page = await browser.newPage()
     await page.goto(origin)

@@ -38,7 +38,8 @@ function helpdesk(
     description: 'Logs in',
     sensitive: ['password'],
     input: z.object({ user: z.string(), password: z.string() }),
-    run: ({ user }) => ok({ user }),
+    run: ({ user, password }) =>
+      password === 'hunter2' ? ok({ user }) : refuse('wrong_password', 'Wrong password'),
   })
   return tm
 }
@@ -91,6 +92,9 @@ describe('recordSession', () => {
     expect(lines[5].result.confirmId).toBe('cf1')
     expect(lines[6].caller).toBe('human')
     expect(lines[12].input).toEqual({ user: 'ada', password: '[redacted]' })
+    expect(lines[12].withheld).toEqual(['password'])
+    expect(lines[0].version).toBe(2)
+    expect(lines.filter((l) => 'withheld' in l)).toHaveLength(1)
     expect(recording.text()).not.toContain('hunter2')
     expect(recording.text().endsWith('}\n')).toBe(true)
     const before = recording.lines.length
@@ -111,7 +115,9 @@ describe('replaySession', () => {
     page.events.on('confirm', (e) => {
       if (e.status === 'approved') results.push(`${e.entry.tool}:human:${e.result?.status}`)
     })
-    const report = await replaySession(page, recording.text())
+    const report = await replaySession(page, recording.text(), {
+      secrets: { password: 'hunter2' },
+    })
 
     expect(report).toEqual({ calls: 4, results: 5, answers: 2 })
     expect(results).toEqual([
@@ -132,6 +138,7 @@ describe('replaySession', () => {
     const failure = await replaySession(
       helpdesk({ closeFails: true, title: 'Printer jam' }),
       recording.lines,
+      { secrets: { password: 'hunter2' } },
     ).catch((e: unknown) => e)
 
     expect(failure).toBeInstanceOf(ReplayError)
