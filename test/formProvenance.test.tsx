@@ -233,8 +233,8 @@ describe('the submit confirmation', () => {
     const rows = within(dialog).getAllByRole('row')
     const title = rows.find((r) => within(r).queryByRole('rowheader', { name: /Title/ }))!
     const note = rows.find((r) => within(r).queryByRole('rowheader', { name: /Note/ }))!
-    expect(within(title).getByText('Filled by agent')).toBeInTheDocument()
-    expect(within(note).queryByText('Filled by agent')).toBeNull()
+    expect(within(title).getByText('Filled by assistant')).toBeInTheDocument()
+    expect(within(note).queryByText('Filled by assistant')).toBeNull()
   })
 })
 

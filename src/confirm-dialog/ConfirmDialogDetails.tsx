@@ -1,7 +1,7 @@
 import { useMemo, type ReactNode } from 'react'
 import type { ConfirmationEntry, FieldChange } from '@toolmark/core'
 import type { ConfirmDialogLabels } from './confirmDialogLabels'
-import { valueRows } from './confirmDialogRows'
+import { valueRows, visibleChanges } from './confirmDialogRows'
 import { ConfirmDialogChanges } from './ConfirmDialogChanges'
 import { ConfirmDialogValues } from './ConfirmDialogValues'
 
@@ -20,7 +20,7 @@ export function ConfirmDialogDetails({
   labels: ConfirmDialogLabels
   renderChanges: ((changes: FieldChange[]) => ReactNode) | undefined
 }) {
-  const changes = entry.changes && entry.changes.length > 0 ? entry.changes : undefined
+  const changes = useMemo(() => visibleChanges(entry.changes), [entry.changes])
   const rows = useMemo(
     () => valueRows(entry.input, changes, entry.labels, entry.agentFilled),
     [entry.input, changes, entry.labels, entry.agentFilled],

@@ -3,6 +3,7 @@ import { REDACTED } from '@toolmark/core'
 import { filePreview, isFileDescription, type FileDescription } from '@toolmark/core/forms'
 import type { ConfirmDialogLabels } from './confirmDialogLabels'
 import { AgentText } from './AgentText'
+import { isEmptyShown } from './confirmDialogRows'
 
 /** Text past this many characters is cut, with a button to show the rest. */
 export const TEXT_LIMIT = 280
@@ -19,13 +20,6 @@ export const visuallyHidden: CSSProperties = {
   whiteSpace: 'nowrap',
   border: 0,
 }
-
-const isEmpty = (value: unknown) =>
-  value === undefined ||
-  value === null ||
-  value === '' ||
-  (Array.isArray(value) && value.length === 0) ||
-  (typeof value === 'object' && value !== null && Object.keys(value).length === 0)
 
 /**
  * One value as a person reads it: a redacted value masked (and read out as "hidden"), an absent
@@ -50,7 +44,7 @@ export function ConfirmDialogValue({
       </span>
     )
   }
-  if (!present || isEmpty(value)) {
+  if (!present || isEmptyShown(value)) {
     return (
       <span data-part="empty">
         <span aria-hidden="true">—</span>

@@ -137,7 +137,7 @@ export const defaultConfirmDialogLabels: ConfirmDialogLabels = Object.freeze({
   values: 'Values',
   value: 'Value',
   changed: 'Changed',
-  agentFilled: 'Filled by agent',
+  agentFilled: 'Filled by assistant',
   moreRows: (count: number) => `Show ${count} more`,
   moreText: (count: number) => `Show ${count} more characters`,
   hidden: 'hidden',

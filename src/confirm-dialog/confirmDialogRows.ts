@@ -32,6 +32,27 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 
 const isScalar = (value: unknown) => value === null || typeof value !== 'object'
 
+/** Whether a value reads as "no value" (a dash): absent, null, `''`, or an empty list or object. */
+export const isEmptyShown = (value: unknown): boolean =>
+  value === undefined ||
+  value === null ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+
+/**
+ * The changes a person can see: a change whose sides both read as "no value" ("— → —") changes
+ * nothing and is left out, whoever built the list (a form's submit, or an app's `ctx.confirm`).
+ */
+export function visibleChanges(
+  changes: readonly FieldChange[] | undefined,
+): FieldChange[] | undefined {
+  const shown = changes?.filter(
+    (change) => !(isEmptyShown(change.before) && isEmptyShown(change.after)),
+  )
+  return shown && shown.length > 0 ? shown : undefined
+}
+
 /**
  * The leaves of a value as `[path, value]` pairs, in the input's own order. Objects become dot
  * paths; an array of plain values stays one leaf (read as a list), other arrays use their

@@ -119,7 +119,7 @@ describe('the access-request wizard', () => {
     expect(await shown('Name')).toMatch(/Olivia Grant$/)
     expect(await shown('System')).toMatch(/payroll$/)
     // The assistant wrote it (from the default read to write): the row says so beside its name.
-    expect(await shown('Access level')).toBe('Access level Filled by agent read write')
+    expect(await shown('Access level')).toBe('Access level Filled by assistant read write')
     expect(await shown('Reason')).toMatch(/She covers the quarterly audit$/)
     expect(await shown('Until')).toMatch(/2030-01-31$/)
     // The wizard shows its last step, where a person reviews and submits.

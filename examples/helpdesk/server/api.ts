@@ -73,7 +73,8 @@ interface Reply {
  * - `PATCH  /tickets/:id` → the updated ticket
  * - `POST   /tickets/:id/close` → the closed ticket (409 when it already is)
  * - `DELETE /tickets/:id` → 204; a body `{ approval }` (a passkey-approved delete) is verified first
- *   (403 `verification_failed`), and a browser agent's delete (`X-Toolmark-Caller: webmcp`) needs one
+ *   (403 `verification_failed`), and an agent's delete (`X-Toolmark-Caller` other than `human`:
+ *   the in-app assistant, a browser agent) needs one
  * - `GET    /passkeys/challenge` → `{ challenge, enrolled }`: a one-time registration challenge
  * - `POST   /passkeys` → 201: keeps a passkey whose registration verifies (400 otherwise)
  * - `GET    /health` → `{ ok: true }`
@@ -122,6 +123,9 @@ export function createApi(
     if (problem) throw new HttpError(400, 'verification_failed', problem)
     return { status: 201, body: { ok: true } }
   }
+  /** Whether a request names an agent as its caller (a person's own click says `human`). */
+  const isAgent = (caller: string | string[] | undefined) =>
+    caller !== undefined && caller !== 'human'
   /** A delete a person approved with their passkey is verified here, before anything changes. */
   const deleteApproved: Handler = async (ctx) => {
     const { req, id } = ctx
@@ -136,11 +140,11 @@ export function createApi(
         site(req),
       )
       if (problem) throw new HttpError(403, 'verification_failed', problem)
-    } else if (req.headers['x-toolmark-caller'] === 'webmcp') {
+    } else if (isAgent(req.headers['x-toolmark-caller'])) {
       throw new HttpError(
         403,
         'verification_failed',
-        'A browser agent’s delete needs the person’s passkey',
+        'An agent’s delete needs the person’s passkey',
       )
     }
     return deleteTicket(ctx)

@@ -7,6 +7,7 @@ import { useMutationTool, useQueryTool } from '@toolmark/react/query'
 import { z } from 'zod'
 import { PRIORITIES, VIEWS, type Ticket, type TicketList } from '../shared/ticket.ts'
 import { ApiError, api } from './api.ts'
+import { useFindTicketTool } from './findTicket.ts'
 import { useCloseTicket, useDeleteTicket, ticketKeys } from './queries.ts'
 import { navigate, parseRoute, routeTicketId } from './route.ts'
 import { tm, waitForNewTool } from './toolmark.ts'
@@ -121,6 +122,8 @@ export function useTicketTools() {
     description: 'Delete a ticket for good, only when asked to (most requests mean close).',
     input: ticketId,
     hints: { destructive: true },
+    // Whoever asks (the assistant, a browser agent), approving a delete takes the person's passkey.
+    verify: true,
     summary: ({ id }) => `Delete ticket ${label(client, id)} for good`,
     check: async ({ id }, { signal }) => {
       const ticket = await current(client, id, signal)
@@ -128,7 +131,7 @@ export function useTicketTools() {
     },
     run: async ({ id }, ctx) => {
       try {
-        // A browser agent's delete carries the person's passkey approval: the API checks it again.
+        // An agent's delete carries the person's passkey approval: the API checks it again.
         await deleteTicket.mutateAsync({ id, approval: ctx.approval, caller: ctx.caller })
         if (routeTicketId(parseRoute(window.location.hash)) === id) navigate({ name: 'home' })
         return ok({ id, deleted: true })
@@ -157,6 +160,9 @@ export function useTicketTools() {
       }
     },
   })
+
+  // "open the printer ticket": asks the person which one when several match.
+  useFindTicketTool()
 
   useTool({
     name: 'tickets.compose',

@@ -18,6 +18,7 @@ import {
   type TicketInput,
 } from '../../shared/ticket.ts'
 import { NEW_TICKET_TOUR } from '../tours.ts'
+import { FIND_ONE, findOne } from './findPlan.ts'
 
 /** One tool call the assistant will make, with what it means in plain words. */
 export interface PlanStep {
@@ -196,6 +197,7 @@ const PATTERNS: [RegExp, (match: RegExpExecArray, context: PlanContext) => Plan]
     new RegExp(String.raw`^(?:open|show|view|go\s+to|display|pull\s+up)\s+${NUMBER}$`, 'i'),
     (m) => each('tickets.open', [Number(m[1])], (id) => `Open ticket #${id}`),
   ],
+  [FIND_ONE, findOne],
 ]
 
 /**

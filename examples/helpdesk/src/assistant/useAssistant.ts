@@ -10,6 +10,7 @@ import {
 } from '@toolmark/core/agent'
 import { bridge } from '@toolmark/core/bridge'
 import { useToolmark } from '@toolmark/react'
+import { createGrantedCalls, type GrantedCalls } from './grantedCalls.ts'
 import { createLastChange, type LastChange } from './lastChange.ts'
 import { fetchModel, runModelTurn, type ChatMessage } from './model.ts'
 import { restoreConversation, saveConversation } from './conversation.ts'
@@ -44,6 +45,8 @@ export type Entry =
       /** What a pending approval would change. */
       changes?: FieldChange[]
       result?: ToolResult
+      /** The grant that let this call run without asking (the person's earlier approval). */
+      grant?: string
     }
 
 /** An entry before it has its id. */
@@ -57,6 +60,8 @@ interface Connection {
   tools: OpenAIChatPageTool[]
   /** The assistant's changes, for "undo that". */
   lastChange: LastChange
+  /** Which calls ran on the person's earlier approval. */
+  granted: GrantedCalls
 }
 
 const list = (items: string[]) =>
@@ -118,6 +123,7 @@ function describeOk(tool: string, data: unknown): string {
     case 'tickets.prioritize':
       return `Set ticket #${value.id} to ${value.priority} (was ${value.previous})`
     case 'tickets.open':
+    case 'tickets.find':
       return `Opened ticket #${value.id} “${String(value.title ?? '')}”`
     case 'tickets.search':
       return `Found ${value.total} ticket${value.total === 1 ? '' : 's'}`
@@ -156,13 +162,16 @@ export function useAssistant() {
     const detach = tm.use(bridge({ transport: channel.page }))
     const client = createPageClient({ transport: channel.agent })
     const lastChange = createLastChange(tm)
+    const granted = createGrantedCalls(tm)
     connection.current = {
       client,
       tools: pageTools(client, { format: 'openai', awaitConfirmation: true }),
       lastChange,
+      granted,
     }
     return () => {
       connection.current = null
+      granted.dispose()
       lastChange.dispose()
       client.close()
       detach()
@@ -201,6 +210,8 @@ export function useAssistant() {
       execute: (waiting: (asked: NeedsConfirmationResult) => void) => Promise<ToolResult>,
     ): Promise<ToolResult> => {
       const id = add({ kind: 'step', tool: step.tool, intent: step.intent, state: 'running' })
+      const granted = connection.current?.granted
+      const since = granted?.mark() ?? 0
       let result: ToolResult
       let confirmId: string | undefined
       try {
@@ -223,11 +234,14 @@ export function useAssistant() {
         })
         throw error
       }
+      // Nobody was asked: the conversation says whose approval let it run, and offers Revoke.
+      const grant = confirmId ? undefined : granted?.take(step.tool, step.input, since)
       update(id, {
         state: result.status === 'ok' ? 'done' : 'failed',
         detail: describeResult(step.tool, result),
         result,
         changes: undefined,
+        ...(grant ? { grant } : {}),
       })
       return result
     },

@@ -5,6 +5,7 @@ import type { Assistant, Entry } from '../assistant/useAssistant.ts'
 import { moveFocus } from '../focus.ts'
 import { pastes } from '../pastes.ts'
 import { href } from '../route.ts'
+import { AssistantGrants, StepGrant, useAssistantGrants } from './AssistantGrants.tsx'
 import { CloseIcon, SendIcon, SparkIcon } from './Icons.tsx'
 
 const STATE_LABELS = {
@@ -29,6 +30,7 @@ export interface AssistantPanelProps {
  */
 export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelProps) {
   const { entries, busy, send, stop, clear, paste, model, mode, setMode } = assistant
+  const grants = useAssistantGrants()
   const [draft, setDraft] = useState('')
   const log = useRef<HTMLOListElement>(null)
   const input = useRef<HTMLInputElement>(null)
@@ -135,6 +137,7 @@ export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelPro
             <EntryView
               key={entry.id}
               entry={entry}
+              grants={grants}
               onOpenTicket={
                 drawer
                   ? () => {
@@ -147,6 +150,8 @@ export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelPro
           ))}
         </ol>
       )}
+
+      <AssistantGrants live={grants.grants} onRevoke={grants.revoke} />
 
       <form
         className="assistant__composer"
@@ -190,7 +195,15 @@ export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelPro
   )
 }
 
-function EntryView({ entry, onOpenTicket }: { entry: Entry; onOpenTicket?: () => void }) {
+function EntryView({
+  entry,
+  grants,
+  onOpenTicket,
+}: {
+  entry: Entry
+  grants: ReturnType<typeof useAssistantGrants>
+  onOpenTicket?: () => void
+}) {
   if (entry.kind === 'user') {
     return <li className="bubble bubble--user">{entry.text}</li>
   }
@@ -222,6 +235,9 @@ function EntryView({ entry, onOpenTicket }: { entry: Entry; onOpenTicket?: () =>
       </div>
       <code className="step__tool">{entry.tool}</code>
       {entry.detail && <p className="step__detail">{entry.detail}</p>}
+      {entry.grant && (
+        <StepGrant grant={entry.grant} live={grants.grants} onRevoke={grants.revoke} />
+      )}
       {entry.result && (
         <details className="step__result">
           <summary>Result</summary>

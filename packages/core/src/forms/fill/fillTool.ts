@@ -11,7 +11,7 @@ import {
   deepEqual,
   getIn,
   isAtOrBelow,
-  isNoValue,
+  isUnchanged,
   joinPath,
   overlapIndex,
   setManyIn,
@@ -157,7 +157,7 @@ function planWrites(
   for (const write of plan.writes) {
     const before = getIn(current, write.segments)
     const after = afterWrite(write, before, files, issues)
-    if (deepEqual(before, after) || (isNoValue(before) && isNoValue(after))) continue
+    if (isUnchanged(before, after)) continue
     // What the form does not let change is never written, `overwrite` or not.
     if (isReadOnly(write.path)) {
       skipped.push({ path: write.path, reason: 'readonly' })

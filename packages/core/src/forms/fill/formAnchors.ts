@@ -1,7 +1,7 @@
 import { addAnchorSource, type AnchorCheck, type AnchorSource } from '../../anchors/anchors'
 import { validateWith } from '../../schema/standardSchema'
 import type { StandardSchemaV1, Toolmark } from '../../types'
-import { getIn, isAtOrBelow, isNoValue, setIn, splitPath } from '../values/paths'
+import { getIn, isAtOrBelow, isEmptyValue, setIn, splitPath } from '../values/paths'
 import type { FormAdapter, FormField } from '../values/types'
 
 const isElement = (value: unknown): value is Element =>
@@ -80,7 +80,7 @@ async function checkForm(
   const values = adapter.getValues()
   if (param !== undefined) {
     const value = getIn(values, splitPath(param))
-    if (isNoValue(value) || (Array.isArray(value) && value.length === 0)) {
+    if (isEmptyValue(value)) {
       return { done: false, message: 'This field is still empty.' }
     }
   }

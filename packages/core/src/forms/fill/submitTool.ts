@@ -5,7 +5,7 @@ import { errorResult, invalid, ok } from '../../base/results'
 import type { FieldChange, JsonSchema, ToolContext, ToolResult } from '../../types'
 import { describeFiles } from '../values/fileValues'
 import { byPath, fieldChange, type FormContext } from './formContext'
-import { cloneValue, deepEqual, isNoValue, isPlainObject, joinPath } from '../values/paths'
+import { cloneValue, deepEqual, isPlainObject, isUnchanged, joinPath } from '../values/paths'
 
 /** Leaf-level differences between two value trees (arrays and other values compared whole). */
 function diffValues(before: unknown, after: unknown, path: string, out: FieldChange[], depth = 0) {
@@ -31,7 +31,7 @@ function diffValues(before: unknown, after: unknown, path: string, out: FieldCha
     }
     return
   }
-  if (deepEqual(before, after) || (isNoValue(before) && isNoValue(after))) return
+  if (isUnchanged(before, after)) return
   out.push(fieldChange(path, before, after))
 }
 

@@ -150,3 +150,19 @@ export function cloneValue<T>(value: T): T {
 /** Whether a value counts as "no value" in a `FieldChange` (the side is left out). */
 export const isNoValue = (value: unknown): boolean =>
   value === undefined || value === null || value === ''
+
+/**
+ * Whether a field holds nothing: no value, an empty list, or a file input with no file chosen
+ * (an empty `FileList`).
+ */
+export const isEmptyValue = (value: unknown): boolean =>
+  isNoValue(value) ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isFileList(value) && value.length === 0)
+
+/**
+ * Whether going from `before` to `after` changes nothing: equal values, or two empty ones (a
+ * file input that never held a file is not a change from a default that names no file).
+ */
+export const isUnchanged = (before: unknown, after: unknown): boolean =>
+  deepEqual(before, after) || (isEmptyValue(before) && isEmptyValue(after))
