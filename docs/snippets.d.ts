@@ -1,7 +1,8 @@
 // The example app the TypeScript blocks of README.md and docs/ are written against: its registry,
 // its API client, its components and schemas. `scripts/docSnippets.mjs` type-checks every block
 // with these names in scope, and nothing else: everything a block takes from Toolmark, React,
-// zod or another library it imports itself, as a reader's file would.
+// zod or another library it imports itself, as a reader's file would. docs/getting-started.md
+// gets none of them (SELF_CONTAINED in docSnippets.mjs): its blocks define every name they use.
 import type { ComponentType, ReactNode } from 'react'
 import type { IncomingMessage, Server } from 'node:http'
 import type { LanguageModel, ModelMessage, UIMessage } from 'ai'
@@ -37,11 +38,9 @@ declare global {
   }
   /** A tool definition, as `tm.register` takes it: closes a ticket by id. */
   const closeTicket: ToolDefinition<{ id: number }, { id: number; status: 'closed' }>
-  const closeTicketTool: typeof closeTicket
   /** A fake network for tests (`fetch` answered in memory). */
   const fakeServer: { fetch: typeof fetch }
   const tickets: Map<number, Ticket>
-  const initialTickets: Ticket[]
   const user: { canEdit: boolean }
   const model: LanguageModel
   const messages: ModelMessage[]

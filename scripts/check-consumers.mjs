@@ -14,50 +14,27 @@
 // 5. `npx --package=./toolmark-mcp-<version>.tgz toolmark-mcp` prints its version and serves MCP
 //    over stdio (the package has two commands, toolmark-mcp and toolmark-lint, so npx is told which)
 //    (an MCP SDK client lists its pairing tool).
-import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+//
+// The page itself, block by block in a fresh Vite app, is scripts/check-getting-started.mjs; both
+// share scripts/consumerRun.mjs (the tarballs of the run, named steps).
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { createConsumer, pinned } from './consumer.mjs'
-import { PACKAGES, packPackages, root } from './pack.mjs'
+import { copyTarballs, createSteps, packedTarballs, run } from './consumerRun.mjs'
+import { PACKAGES, root } from './pack.mjs'
 import { packageEntries } from './packageEntries.mjs'
 
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
 const tsc = path.join(root, 'node_modules/typescript/bin/tsc')
 
-const failures = []
-const step = (name, fn) => {
-  const started = Date.now()
-  try {
-    fn()
-    console.log(`ok    ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
-  } catch (error) {
-    console.log(`FAIL  ${name}`)
-    console.log(String(error.stdout ?? '') + String(error.stderr ?? '') || error.message)
-    failures.push(name)
-  }
-}
-
-const run = (command, args, cwd) =>
-  execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+const { step, failures } = createSteps()
 
 // 1. Pack, as the docs say, and install in a fresh app.
-const packed = path.join(root, 'packed')
-let tarballs
-if (process.argv.includes('--no-build')) tarballs = packPackages(packed)
-else {
-  execFileSync(npm, ['run', 'pack'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] })
-  tarballs = Object.fromEntries(
-    PACKAGES.map(({ name, dir }) => {
-      const { version } = JSON.parse(readFileSync(path.join(root, dir, 'package.json'), 'utf8'))
-      const file = `${name.slice(1).replace('/', '-')}-${version}.tgz`
-      return [name, path.join(packed, file)]
-    }),
-  )
-}
+const tarballs = packedTarballs(process.argv)
 
 // `--app <dir>` reuses an app a previous run installed (`--keep` leaves it in place).
 const reuse = process.argv.includes('--app')
@@ -67,12 +44,7 @@ const app = reuse ? path.resolve(reuse) : mkdtempSync(path.join(tmpdir(), 'toolm
 const entries = PACKAGES.flatMap(({ dir }) => packageEntries(path.join(root, dir)))
 try {
   // The docs' steps: the tarballs sit in the app, installed and run by relative path.
-  const local = Object.fromEntries(
-    Object.entries(tarballs).map(([name, file]) => [name, `./${path.basename(file)}`]),
-  )
-  mkdirSync(app, { recursive: true })
-  for (const file of Object.values(tarballs))
-    copyFileSync(file, path.join(app, path.basename(file)))
+  const local = copyTarballs(app, tarballs)
   if (!reuse)
     step('npm i ./toolmark-*.tgz in a fresh app', () =>
       createConsumer(app, [

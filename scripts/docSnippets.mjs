@@ -1,7 +1,10 @@
 // Type-checks every TypeScript code block (```ts, ```tsx, ```typescript) of README.md and
 // docs/**/*.md against the sources, each block as a module of its own, and names the file and
 // line of every failure. The example app the blocks are written against (its `tm`, `api`,
-// components) is declared in docs/snippets.d.ts; everything else a block imports. Used by test/docSnippets.test.ts (in `npm test`) and runnable alone:
+// components) is declared in docs/snippets.d.ts; everything else a block imports. The pages of
+// SELF_CONTAINED (docs/getting-started.md) get no such declarations: their blocks are the whole
+// files of an app, and scripts/check-getting-started.mjs builds that app from them. Used by
+// test/docSnippets.test.ts (in `npm test`) and runnable alone:
 // `node scripts/docSnippets.mjs` (exit 1 when a block fails).
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
@@ -27,16 +30,17 @@ export function docFiles(dir = root) {
 }
 
 /**
- * The TypeScript blocks of one markdown text: `{ line, lang, code }` where `line` is the 1-based
- * line of the block's first code line. Fences may be indented (inside a list) and use ``` or ~~~.
+ * Every fenced block of one markdown text: `{ line, info, code }` where `line` is the 1-based line
+ * of the block's first code line and `info` the fence's info string (`tsx`, `sh`, ``). Fences may
+ * be indented (inside a list) and use ``` or ~~~.
  */
-export function snippetsOf(markdown) {
+export function blocksOf(markdown) {
   const lines = markdown.split(/\r?\n/)
   const out = []
   for (let i = 0; i < lines.length; i++) {
-    const open = /^(\s*)(`{3,}|~{3,})\s*([\w-]+)?/.exec(lines[i])
+    const open = /^(\s*)(`{3,}|~{3,})\s*(.*)$/.exec(lines[i])
     if (!open) continue
-    const [, indent, fence, info = ''] = open
+    const [, indent, fence, info] = open
     const body = []
     let j = i + 1
     for (; j < lines.length; j++) {
@@ -44,9 +48,18 @@ export function snippetsOf(markdown) {
       if (close.test(lines[j])) break
       body.push(lines[j].startsWith(indent) ? lines[j].slice(indent.length) : lines[j].trimStart())
     }
-    const lang = LANGS[info.toLowerCase()]
-    if (lang) out.push({ line: i + 2, lang, code: body.join('\n') })
+    out.push({ line: i + 2, info: info.trim(), code: body.join('\n') })
     i = j
+  }
+  return out
+}
+
+/** The TypeScript blocks of one markdown text: `{ line, lang, code }` (see `blocksOf`). */
+export function snippetsOf(markdown) {
+  const out = []
+  for (const { line, info, code } of blocksOf(markdown)) {
+    const lang = LANGS[/^[\w-]*/.exec(info)[0].toLowerCase()]
+    if (lang) out.push({ line, lang, code })
   }
   return out
 }
@@ -60,29 +73,57 @@ function compilerOptions() {
 }
 
 /**
+ * Pages whose blocks are whole files a reader pastes as they are: they are checked without
+ * docs/snippets.d.ts, so a name that is neither defined on the page nor imported fails.
+ */
+export const SELF_CONTAINED = ['docs/getting-started.md']
+
+/**
+ * A block that starts with its file name (`// toolmark.ts`, `// src/main.tsx`) is that file, so
+ * the other blocks of the same page can import it (`from './toolmark'`); undefined otherwise.
+ */
+export function fileNameOf(code) {
+  const named = /^\/\/ ((?:[\w-]+\/)*[\w.-]+\.(?:ts|tsx|mts))\s*$/.exec(code.split('\n')[0])
+  return named?.[1]
+}
+
+/**
  * Checks every block; returns the failures as `{ file, line, message }` (line in the markdown
  * file), in file order. Each block is compiled as its own module, in memory, under the root so
- * it resolves packages the way the docs' readers' apps do (through the tsconfig paths).
+ * it resolves packages the way the docs' readers' apps do (through the tsconfig paths). The
+ * pages of `SELF_CONTAINED` are compiled apart, without the example app's declarations.
  */
 export function checkDocSnippets({ files = docFiles() } = {}) {
-  const virtual = new Map()
+  const withEnv = new Map()
+  const alone = new Map()
   for (const file of files) {
     const text = readFileSync(path.join(root, file), 'utf8')
+    const group = SELF_CONTAINED.includes(file.replace(/\\/g, '/')) ? alone : withEnv
     for (const snippet of snippetsOf(text)) {
-      // A block that starts with its file name (`// toolmark.ts`) is that file, so the other
-      // blocks of the same page can import it (`from './toolmark'`).
-      const named = /^\/\/ ([\w-]+\.(?:ts|tsx|mts))\s*$/.exec(snippet.code.split('\n')[0])
       const name = path.join(
         root,
         '.doc-snippets',
         file.replace(/[\\/]/g, '__'),
-        named ? named[1] : `L${snippet.line}.${snippet.lang}`,
+        fileNameOf(snippet.code) ?? `L${snippet.line}.${snippet.lang}`,
       )
       // Each block is a module: names in one never collide with another's.
-      virtual.set(name, { file, line: snippet.line, code: `${snippet.code}\nexport {}\n` })
+      group.set(name, { file, line: snippet.line, code: `${snippet.code}\nexport {}\n` })
     }
   }
   const options = compilerOptions()
+  // Both programs read the same libraries and packages: parse each once.
+  const parsed = new Map()
+  const failures = []
+  if (withEnv.size > 0 || alone.size === 0)
+    failures.push(...compile(withEnv, options, parsed, path.join(root, 'docs', 'snippets.d.ts')))
+  if (alone.size > 0) failures.push(...compile(alone, options, parsed))
+  const order = new Map(files.map((file, i) => [file, i]))
+  failures.sort((a, b) => (order.get(a.file) ?? -1) - (order.get(b.file) ?? -1))
+  return { blocks: withEnv.size + alone.size, failures }
+}
+
+/** Type-checks the blocks of `virtual` (and the declarations file `env`, when given). */
+function compile(virtual, options, parsed, env) {
   const host = ts.createCompilerHost(options)
   const readFile = host.readFile.bind(host)
   const fileExists = host.fileExists.bind(host)
@@ -95,21 +136,24 @@ export function checkDocSnippets({ files = docFiles() } = {}) {
     virtualDirs.has(path.resolve(dir)) || (directoryExists ? directoryExists(dir) : true)
   host.getSourceFile = (name, languageVersion, ...rest) => {
     const own = virtual.get(path.resolve(name))
-    return own
-      ? ts.createSourceFile(name, own.code, languageVersion, true)
-      : getSourceFile(name, languageVersion, ...rest)
+    if (own) return ts.createSourceFile(name, own.code, languageVersion, true)
+    const key = path.resolve(name)
+    if (!parsed.has(key)) parsed.set(key, getSourceFile(name, languageVersion, ...rest))
+    return parsed.get(key)
   }
-  const env = path.join(root, 'docs', 'snippets.d.ts')
-  const program = ts.createProgram({ rootNames: [env, ...virtual.keys()], options, host })
+  const rootNames = env ? [env, ...virtual.keys()] : [...virtual.keys()]
+  const program = ts.createProgram({ rootNames, options, host })
   const failures = []
-  const envSource = program.getSourceFile(env)
-  for (const diagnostic of [
-    ...program.getSyntacticDiagnostics(envSource),
-    ...program.getSemanticDiagnostics(envSource),
-  ]) {
-    const at = envSource.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1
-    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')
-    failures.push({ file: 'docs/snippets.d.ts', line: at, message })
+  if (env) {
+    const envSource = program.getSourceFile(env)
+    for (const diagnostic of [
+      ...program.getSyntacticDiagnostics(envSource),
+      ...program.getSemanticDiagnostics(envSource),
+    ]) {
+      const at = envSource.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1
+      const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')
+      failures.push({ file: 'docs/snippets.d.ts', line: at, message })
+    }
   }
   for (const [name, snippet] of virtual) {
     const source = program.getSourceFile(name)
@@ -129,7 +173,7 @@ export function checkDocSnippets({ files = docFiles() } = {}) {
       })
     }
   }
-  return { blocks: virtual.size, failures }
+  return failures
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
