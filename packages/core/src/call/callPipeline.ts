@@ -10,6 +10,7 @@ import { needsConfirmation } from '../tool/policy'
 import { compileSensitive, redactValue } from '../redaction/redact'
 import { cancelled, deepFreeze, refuse, toolFailed } from '../base/results'
 import type { Access, RegistryInternals, ToolRecord } from '../tool/toolRecord'
+import { runWrapped, type RunWrapper } from './runWrappers'
 import { createToolSteps } from './toolSteps'
 import type { Approval, Caller, CallOptions, CancelledBy, ToolResult } from '../types'
 import type { UndoJournal } from '../undo/undoJournal'
@@ -24,6 +25,8 @@ export interface CallPipeline {
   withdraw(): void
   /** A tool went away: its pending confirmations are withdrawn. */
   dropTool(record: ToolRecord): void
+  /** What wraps every run: core's own consumers add to it through the seam (runWrappers.ts). */
+  readonly runWrappers: RunWrapper[]
 }
 
 const NO_SENSITIVE = compileSensitive(undefined)
@@ -49,6 +52,7 @@ export function createCallPipeline(
     question: confirmFlow.question,
     registerUndo: journal.register,
   })
+  const wrappers: RunWrapper[] = []
 
   // --- steps 5–9 -----------------------------------------------------------------------------
 
@@ -131,7 +135,10 @@ export function createCallPipeline(
 
   /** 8–9. The run, in the slot, and its one result (a promise of it never rejects). */
   function runStep(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
-    const out = steps.run(call, value)
+    const out =
+      wrappers.length === 0
+        ? steps.run(call, value)
+        : runWrapped(wrappers, call, () => steps.run(call, value))
     // A run's result is normalized already: settling it does not test it again.
     return isThenable(out)
       ? out.then(
@@ -389,5 +396,6 @@ export function createCallPipeline(
       confirmFlow.withdraw()
     },
     dropTool: confirmFlow.dropTool,
+    runWrappers: wrappers,
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The parts of `@opentelemetry/api` that `otel()` uses, described by shape: an app passes its own
- * tracer and meter (`trace.getTracer('app')`, `metrics.getMeter('app')`), so core keeps zero
- * runtime dependencies. Any OpenTelemetry API 1.x object fits.
+ * tracer and meter (`trace.getTracer('app')`, `metrics.getMeter('app')`) and its `context` and
+ * `trace` APIs, so core keeps zero runtime dependencies. Any OpenTelemetry API 1.x object fits.
  */
 
 /** An attribute value, as OpenTelemetry accepts it. */
@@ -29,6 +29,8 @@ export interface OtelSpan {
 
 /** What `otel()` passes when it starts a span. */
 export interface OtelSpanOptions {
+  /** OpenTelemetry's `SpanKind`: `otel()` starts every span as 0, `INTERNAL`. */
+  kind?: number
   attributes?: OtelAttributes
   /** Milliseconds since the epoch. */
   startTime?: number
@@ -37,7 +39,27 @@ export interface OtelSpanOptions {
 
 /** A tracer (`trace.getTracer(name)`). */
 export interface OtelTracer {
-  startSpan(name: string, options?: OtelSpanOptions): OtelSpan
+  /** `context`: the parent's; without one the tracer uses the active context. */
+  startSpan(name: string, options?: OtelSpanOptions, context?: OtelContext): OtelSpan
+}
+
+/** A context (an immutable map of values, the active span among them). */
+export interface OtelContext {
+  getValue(key: symbol): unknown
+}
+
+/** The context API: `context` from `@opentelemetry/api`. */
+export interface OtelContextApi {
+  /** The context in effect now. */
+  active(): OtelContext
+  /** Calls `fn` with `context` active. */
+  with<T>(context: OtelContext, fn: () => T): T
+}
+
+/** The trace API: `trace` from `@opentelemetry/api`. */
+export interface OtelTraceApi {
+  /** `context` with `span` as its active span. */
+  setSpan(context: OtelContext, span: OtelSpan): OtelContext
 }
 
 /** A counter instrument. */

@@ -1,4 +1,5 @@
 import { createCallPipeline } from '../call/callPipeline'
+import { attachCallSeam } from '../call/runWrappers'
 import { installFeature } from '../confirmations/feature'
 import { createConfirmationStore } from '../confirmations/confirmationStore'
 import { Anchors, bindAnchors } from '../anchors/anchors'
@@ -484,6 +485,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     },
   }
   attachReporter(tm, errorEvent)
+  attachCallSeam(tm, { runWrappers: pipeline.runWrappers, tools })
   attachDefinitions(tm, tools)
   bindAnchors(tm, anchors)
   return tm

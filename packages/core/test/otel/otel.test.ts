@@ -5,7 +5,7 @@ import {
   type ReadableSpan,
 } from '@opentelemetry/sdk-trace-base'
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics'
-import type { Span, Tracer } from '@opentelemetry/api'
+import { SpanKind, SpanStatusCode, type Span, type Tracer } from '@opentelemetry/api'
 import { z } from 'zod'
 import { createToolmark, ok, errorResult, type ErrorEvent } from '../../src/index'
 import { otel } from '../../src/otel'
@@ -39,6 +39,11 @@ function telemetry() {
     return found[0]
   }
   const openSpans = () => started.filter((s) => !(s as unknown as ReadableSpan).ended)
+  const units = async () => {
+    const { resourceMetrics } = await reader.collect()
+    const metrics = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics)
+    return Object.fromEntries(metrics.map((m) => [m.descriptor.name, m.descriptor.unit]))
+  }
   const metrics = async () => {
     const { resourceMetrics } = await reader.collect()
     const out: Record<string, { attributes: Record<string, unknown>; value: unknown }[]> = {}
@@ -52,14 +57,14 @@ function telemetry() {
     }
     return out
   }
-  return { tracer, meter, spans, span, openSpans, metrics }
+  return { tracer, meter, spans, span, openSpans, metrics, units }
 }
 
 const eventNames = (span: ReadableSpan) => span.events.map((e) => e.name)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 describe('otel()', () => {
-  it('traces one span per call with tool, caller, status, call id and duration', async () => {
+  it('traces one execute_tool span per call, with the GenAI attributes and its own', async () => {
     const t = telemetry()
     const tm = createToolmark()
     tm.use(otel({ tracer: t.tracer, meter: t.meter }))
@@ -67,16 +72,25 @@ describe('otel()', () => {
 
     await tm.call('tickets.search', {}, { caller: 'webmcp' })
 
-    const span = t.span('toolmark.call tickets.search')
-    expect(span.attributes).toMatchObject({
+    const span = t.span('execute_tool tickets.search')
+    expect(span.kind).toBe(SpanKind.INTERNAL)
+    const callId = span.attributes['gen_ai.tool.call.id']
+    expect(callId).toMatch(/^call_[0-9a-f]{32}$/)
+    expect(span.attributes).toEqual({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': 'tickets.search',
+      'gen_ai.tool.call.id': callId,
+      'gen_ai.tool.description': 'Searches',
+      'gen_ai.tool.type': 'function',
       'toolmark.tool': 'tickets.search',
       'toolmark.caller': 'webmcp',
+      'toolmark.call_id': callId,
       'toolmark.status': 'ok',
+      'toolmark.duration': expect.any(Number),
     })
-    expect(span.attributes['toolmark.call_id']).toMatch(/^call_[0-9a-f]{32}$/)
-    expect(typeof span.attributes['toolmark.duration_ms']).toBe('number')
-    expect(span.status.code).toBe(0)
-    expect(span.attributes['toolmark.input']).toBeUndefined()
+    // Seconds: a synchronous call takes far less than one.
+    expect(span.attributes['toolmark.duration']).toBeLessThan(1)
+    expect(span.status.code).toBe(SpanStatusCode.UNSET)
     expect(t.openSpans()).toEqual([])
   })
 
@@ -103,32 +117,13 @@ describe('otel()', () => {
     expect(count('missing', 'inapp', 'refused')).toBe(1)
     const pings = durations.find((p) => p.attributes['toolmark.tool'] === 'ping')
     expect((pings?.value as { count: number }).count).toBe(2)
-  })
-
-  it('marks refusals with their code and errors with the span status', async () => {
-    const t = telemetry()
-    const tm = createToolmark()
-    tm.use(otel({ tracer: t.tracer }))
-    tm.register({ name: 'boom', description: 'Fails', run: () => errorResult('Disk full') })
-    tm.register({
-      name: 'typed',
-      description: 'Takes a number',
-      input: z.object({ n: z.number() }),
-      run: () => ok(1),
-    })
-
-    await tm.call('nothing.here')
-    await tm.call('boom')
-    await tm.call('typed', { n: 'x' })
-
-    expect(t.span('toolmark.call nothing.here').attributes).toMatchObject({
-      'toolmark.status': 'refused',
-      'toolmark.refused.code': 'unknown_tool',
-    })
-    const boom = t.span('toolmark.call boom')
-    expect(boom.status).toEqual({ code: 2, message: 'Disk full' })
-    expect(t.span('toolmark.call typed').attributes['toolmark.status']).toBe('invalid')
-    expect(t.openSpans()).toEqual([])
+    // In seconds, as the conventions measure durations, with the failure's type beside.
+    expect((pings?.value as { max: number }).max).toBeLessThan(1)
+    expect((await t.units())['toolmark.call.duration']).toBe('s')
+    const boom = durations.find((p) => p.attributes['toolmark.tool'] === 'boom')
+    expect(boom?.attributes['error.type']).toBe('_OTHER')
+    const missing = calls.find((p) => p.attributes['toolmark.tool'] === 'missing')
+    expect(missing?.attributes['error.type']).toBe('unknown_tool')
   })
 
   it('adds span events while a person decides an inline confirmation, and how it ended', async () => {
@@ -147,14 +142,14 @@ describe('otel()', () => {
 
     expect(closed).toEqual({ status: 'ok', data: 'closed' })
     expect(wiped).toEqual({ status: 'cancelled', by: 'operator' })
-    const close = t.span('toolmark.call close')
+    const close = t.span('execute_tool close')
     expect(eventNames(close)).toEqual([
       'toolmark.confirmation.requested',
       'toolmark.confirmation.approved',
     ])
     expect(close.attributes['toolmark.confirmation']).toBe('approved')
     expect(close.events[0].attributes).toMatchObject({ 'toolmark.confirmation.mode': 'inline' })
-    const wipe = t.span('toolmark.call wipe')
+    const wipe = t.span('execute_tool wipe')
     expect(eventNames(wipe)).toEqual([
       'toolmark.confirmation.requested',
       'toolmark.confirmation.rejected',
@@ -166,7 +161,7 @@ describe('otel()', () => {
     expect(t.openSpans()).toEqual([])
   })
 
-  it('gives a deferred confirmation its own span, linked to the call, ending with the approved run', async () => {
+  it('gives a deferred confirmation its own span and the approved run one under it', async () => {
     const t = telemetry()
     const tm = createTestToolmark()
     tm.use(otel({ tracer: t.tracer }))
@@ -184,19 +179,27 @@ describe('otel()', () => {
     const confirmId = asked.status === 'needs_confirmation' ? asked.confirmId : ''
     await tm.confirmations.approve(confirmId)
 
-    // One span per call: the approved run's outcome is the decision's.
-    const calls = t.spans().filter((s) => s.name === 'toolmark.call close')
-    expect(
-      calls.map((s) => [s.attributes['toolmark.caller'], s.attributes['toolmark.status']]),
-    ).toEqual([['inapp', 'needs_confirmation']])
+    // The asking call's span ends with `needs_confirmation`; the approved run has its own.
+    const [asking, approved] = t.spans().filter((s) => s.name === 'execute_tool close')
+    expect([asking, approved].map((s) => s.attributes['toolmark.caller'])).toEqual([
+      'inapp',
+      'human',
+    ])
+    expect(asking.attributes['toolmark.status']).toBe('needs_confirmation')
+    expect(approved.attributes).toMatchObject({
+      'gen_ai.tool.call.id': asking.attributes['gen_ai.tool.call.id'],
+      'toolmark.confirm_id': confirmId,
+      'toolmark.status': 'ok',
+    })
+    expect(approved.links.map((l) => l.context.spanId)).toEqual([asking.spanContext().spanId])
     const decision = t.span('toolmark.confirmation close')
     expect(decision.attributes).toMatchObject({
       'toolmark.confirm_id': confirmId,
       'toolmark.confirmation': 'approved',
       'toolmark.status': 'ok',
     })
-    expect(decision.links[0].context.spanId).toBe(calls[0].spanContext().spanId)
-    expect(decision.attributes['toolmark.call_id']).toBe(calls[0].attributes['toolmark.call_id'])
+    expect(decision.links[0].context.spanId).toBe(asking.spanContext().spanId)
+    expect(decision.attributes['toolmark.call_id']).toBe(asking.attributes['toolmark.call_id'])
     expect(t.openSpans()).toEqual([])
   })
 
@@ -220,7 +223,7 @@ describe('otel()', () => {
     b.abort()
     a.abort()
     await Promise.all([first, second])
-    const slow = t.spans().filter((s) => s.name === 'toolmark.call slow')
+    const slow = t.spans().filter((s) => s.name === 'execute_tool slow')
     expect(slow).toHaveLength(2)
     expect(new Set(slow.map((s) => s.attributes['toolmark.call_id'])).size).toBe(2)
     expect(t.openSpans()).toEqual([])
@@ -241,7 +244,7 @@ describe('otel()', () => {
     await sleep(5)
     controller.abort()
     expect(await call).toEqual({ status: 'cancelled', by: 'signal' })
-    expect(t.span('toolmark.call stuck').attributes['toolmark.cancelled.by']).toBe('signal')
+    expect(t.span('execute_tool stuck').attributes['toolmark.cancelled.by']).toBe('signal')
     expect(t.openSpans()).toEqual([])
     release()
   })
@@ -269,7 +272,7 @@ describe('otel()', () => {
     await sleep(5)
     const inlineSpan = t
       .spans()
-      .find((s) => s.name === 'toolmark.call close' && s.attributes['toolmark.caller'] === 'mcp')!
+      .find((s) => s.name === 'execute_tool close' && s.attributes['toolmark.caller'] === 'mcp')!
     expect(inlineSpan.attributes['toolmark.confirmation']).toBe('withdrawn')
     expect(t.span('toolmark.confirmation close').attributes['toolmark.confirmation']).toBe(
       'withdrawn',
@@ -313,7 +316,7 @@ describe('otel()', () => {
     const result = await tm.call('close', {}, { caller: 'webmcp' })
     expect(result).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
     await sleep(5)
-    const span = t.span('toolmark.call close')
+    const span = t.span('execute_tool close')
     expect(eventNames(span)).toEqual([
       'toolmark.confirmation.requested',
       'toolmark.confirmation.expired',
@@ -334,7 +337,7 @@ describe('otel()', () => {
     const call = tm.call('slow')
     await sleep(5)
     detach()
-    expect(t.span('toolmark.call slow').attributes['toolmark.status']).toBe('detached')
+    expect(t.span('execute_tool slow').attributes['toolmark.status']).toBe('detached')
     release()
     await call
     expect(t.spans()).toHaveLength(1) // the result after detaching makes no second span
@@ -353,7 +356,7 @@ describe('otel()', () => {
       run: (input) => ok({ user: input.user, sessionToken: 'tok-123', note: 'x'.repeat(200) }),
     })
     await tm.call('login', { user: 'ada', password: 'hunter2' })
-    const span = t.span('toolmark.call login')
+    const span = t.span('execute_tool login')
     expect(span.attributes['toolmark.input']).toBe('{"user":"ada","password":"[redacted]"}')
     const result = String(span.attributes['toolmark.result'])
     expect(result).toContain('"sessionToken":"[redacted]"')
@@ -388,7 +391,7 @@ describe('otel()', () => {
       nested: { client_secret: 'c-5' },
     }
     await tm.call('connect', input)
-    const span = t.span('toolmark.call connect')
+    const span = t.span('execute_tool connect')
     const recorded = [
       String(span.attributes['toolmark.input']),
       String(span.attributes['toolmark.result']),
@@ -414,7 +417,7 @@ describe('otel()', () => {
     tm.use(otel({ tracer: t.tracer, recordPayloads: true }))
     tm.register({ name: 'echo', description: 'Echoes', run: (input) => ok(input) })
     await tm.call('echo', JSON.parse('{"__proto__":{"token":"t-9"},"a":1}'))
-    const text = String(t.span('toolmark.call echo').attributes['toolmark.input'])
+    const text = String(t.span('execute_tool echo').attributes['toolmark.input'])
     expect(text).toBe('{"__proto__":{"token":"[redacted]"},"a":1}')
     expect(({} as Record<string, unknown>).token).toBeUndefined()
   })
