@@ -1,50 +1,31 @@
-import type { Browser, CDPSession, Page } from 'playwright'
+import type { CDPSession, Page } from 'playwright'
 import type { Ticket, TicketList } from '../shared/ticket.ts'
-import {
-  freshDataDir,
-  launchChromium,
-  removeDir,
-  startHelpdesk,
-  type RunningHelpdesk,
-} from './harness.ts'
+import { helpdeskSuite } from './harness.ts'
 
 // What the person is asked, and what they are not asked again: grants only where repeating is
 // harmless, shown in the conversation with Revoke; a question when the assistant cannot tell two
 // tickets apart; the passkey for the assistant's delete too.
 
-let app: RunningHelpdesk
-let browser: Browser
-let dataDir: string
-
-beforeAll(async () => {
-  dataDir = freshDataDir()
-  ;[app, browser] = await Promise.all([startHelpdesk({ dataDir }), launchChromium()])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await app?.stop()
-  if (dataDir) removeDir(dataDir)
-})
+const suite = helpdeskSuite()
 
 async function openPage(hash = ''): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  const page = await suite.browser.newPage({ viewport: { width: 1440, height: 900 } })
   page.on('pageerror', (error) => {
     throw error
   })
-  await page.goto(`${app.url}/${hash}`)
+  await page.goto(`${suite.app.url}/${hash}`)
   await page.getByRole('list', { name: 'Tickets' }).waitFor()
   return page
 }
 
 async function getTicket(id: number): Promise<{ status: number; ticket?: Ticket }> {
-  const response = await fetch(`${app.url}/api/tickets/${id}`)
+  const response = await fetch(`${suite.app.url}/api/tickets/${id}`)
   return { status: response.status, ticket: response.ok ? await response.json() : undefined }
 }
 
 /** Active tickets that are not about a printer (those two are the question's). */
 async function activeTickets(): Promise<number[]> {
-  const response = await fetch(`${app.url}/api/tickets?view=active`)
+  const response = await fetch(`${suite.app.url}/api/tickets?view=active`)
   const { tickets } = (await response.json()) as TicketList
   return tickets.filter((t) => !/printer/i.test(t.title)).map((t) => t.id)
 }
@@ -235,7 +216,7 @@ describe('the in-app assistant’s delete', () => {
   it('is refused by the server without a passkey approval, for the assistant as for a browser agent', async () => {
     const [id] = await activeTickets()
     for (const caller of ['inapp', 'webmcp']) {
-      const response = await fetch(`${app.url}/api/tickets/${id}`, {
+      const response = await fetch(`${suite.app.url}/api/tickets/${id}`, {
         method: 'DELETE',
         headers: { 'X-Toolmark-Caller': caller },
       })

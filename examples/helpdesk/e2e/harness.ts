@@ -138,3 +138,31 @@ function groupAlive(pid: number): boolean {
     return false
   }
 }
+
+/** What `helpdeskSuite` started for a test file: read its fields inside tests and hooks. */
+export interface HelpdeskSuite {
+  readonly app: RunningHelpdesk
+  readonly browser: Browser
+}
+
+/**
+ * One helpdesk on a fresh database and one Chromium (with `chromiumArgs`) for the test file that
+ * calls this at its top: started together before its tests, stopped and removed after them.
+ */
+export function helpdeskSuite(chromiumArgs: string[] = []): HelpdeskSuite {
+  const suite = {} as { app: RunningHelpdesk; browser: Browser }
+  let dataDir: string | undefined
+  beforeAll(async () => {
+    dataDir = freshDataDir()
+    ;[suite.app, suite.browser] = await Promise.all([
+      startHelpdesk({ dataDir }),
+      launchChromium(chromiumArgs),
+    ])
+  })
+  afterAll(async () => {
+    await suite.browser?.close()
+    await suite.app?.stop()
+    if (dataDir) removeDir(dataDir)
+  })
+  return suite
+}
