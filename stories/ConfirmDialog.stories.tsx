@@ -13,6 +13,7 @@ import {
   useToolmark,
   type ConfirmDialogProps,
 } from '@toolmark/react'
+import { fitWidth } from './fitWidth'
 
 interface Ticket {
   id: number
@@ -176,7 +177,7 @@ function HelpDesk({ failure }: { failure?: string }) {
   })
 
   return (
-    <main style={{ fontFamily: 'system-ui', minInlineSize: 420 }}>
+    <main style={{ fontFamily: 'system-ui', minInlineSize: fitWidth(420) }}>
       <h1 style={{ fontSize: 18 }}>Help desk</h1>
       <ul aria-label="Tickets">
         {tickets.map((t) => (

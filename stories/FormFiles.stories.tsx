@@ -9,6 +9,7 @@ import type { Toolmark, ToolResult } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useDomFormTool } from '@toolmark/react'
 import { fileFields, useFormTool } from '@toolmark/react/rhf'
 import { ready } from './toolReady'
+import { fitWidth } from './fitWidth'
 
 /** A 1×1 PNG the person pasted into the chat; the app knows it as `paste-1`. */
 const pasted = new File(
@@ -30,7 +31,12 @@ const bugSchema = z.object({
 })
 type BugValues = z.infer<typeof bugSchema>
 
-const column = { fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: 360 } as const
+const column = {
+  fontFamily: 'system-ui',
+  display: 'grid',
+  gap: 12,
+  minInlineSize: fitWidth(360),
+} as const
 
 /** A bug report whose screenshot field an agent can fill with a file the person gave it. */
 function BugReport() {

@@ -9,6 +9,7 @@ import type { Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
 import { useFormTool } from '@toolmark/react/rhf'
 import type { UseFormToolResult } from '@toolmark/react/rhf'
+import { fitWidth } from './fitWidth'
 
 const schema = z.object({
   title: z.string().min(1, 'Give the ticket a title'),
@@ -63,7 +64,9 @@ function TicketForm() {
     onSubmit: (values) => ({ title: values.title }),
   })
   return (
-    <form style={{ fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: 420 }}>
+    <form
+      style={{ fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: fitWidth(420) }}
+    >
       <h1 style={{ fontSize: 18, margin: 0 }}>New ticket</h1>
       <label style={row}>
         Title
@@ -171,7 +174,7 @@ export const EditedByPerson: Story = {
   },
 }
 
-/** The submit confirmation marks the fields the agent filled ("Filled by agent"). */
+/** The submit confirmation marks the fields the agent filled ("Filled by assistant"). */
 export const SubmitMarksAgentFields: Story = {
   play: async ({ canvasElement, loaded }) => {
     const tm = loaded.tm as Toolmark
@@ -188,7 +191,7 @@ export const SubmitMarksAgentFields: Story = {
     const descriptionRow = rows.find((r) =>
       within(r).queryByRole('rowheader', { name: /Description/ }),
     )!
-    await expect(within(titleRow).getByText('Filled by agent')).toBeInTheDocument()
-    await expect(within(descriptionRow).queryByText('Filled by agent')).toBeNull()
+    await expect(within(titleRow).getByText('Filled by assistant')).toBeInTheDocument()
+    await expect(within(descriptionRow).queryByText('Filled by assistant')).toBeNull()
   },
 }

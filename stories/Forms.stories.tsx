@@ -9,6 +9,7 @@ import type { ConfirmEvent, Toolmark, ToolResult } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
 import { optionLookups, useFormTool, useWizardTool } from '@toolmark/react/rhf'
 import { ready } from './toolReady'
+import { fitWidth } from './fitWidth'
 
 const people = [
   { value: 'u1', title: 'Ada Lovelace' },
@@ -58,7 +59,7 @@ function TicketForm() {
   return (
     <form
       onSubmit={form.handleSubmit(save)}
-      style={{ fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: 420 }}
+      style={{ fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: fitWidth(420) }}
     >
       <h1 style={{ fontSize: 18, margin: 0 }}>New ticket</h1>
       <label style={row}>
@@ -145,7 +146,7 @@ function AccountForm() {
   return (
     <form
       onSubmit={form.handleSubmit(save)}
-      style={{ fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: 360 }}
+      style={{ fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: fitWidth(360) }}
     >
       <label style={row}>
         Email
@@ -536,7 +537,9 @@ function AccessWizard() {
   })
   const index = WIZARD_STEPS.findIndex((s) => s.id === step)
   return (
-    <section style={{ fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: 420 }}>
+    <section
+      style={{ fontFamily: 'system-ui', display: 'grid', gap: 12, minInlineSize: fitWidth(420) }}
+    >
       <ol aria-label="Steps" style={{ display: 'flex', gap: 16, paddingInlineStart: 16 }}>
         {WIZARD_STEPS.map((s) => (
           <li key={s.id} aria-current={s.id === step ? 'step' : undefined}>

@@ -7,6 +7,7 @@ import { createToolmark } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import { ToolProvider, useAgentActivity } from '@toolmark/react'
 import { useMutationTool, useQueryTool } from '@toolmark/react/query'
+import { fitWidth } from './fitWidth'
 
 interface Todo {
   id: number
@@ -138,7 +139,10 @@ const meta = {
       <StrictMode>
         <QueryClientProvider client={client}>
           <ToolProvider toolmark={tm}>
-            <section aria-label="Todos" style={{ fontFamily: 'system-ui', minInlineSize: 280 }}>
+            <section
+              aria-label="Todos"
+              style={{ fontFamily: 'system-ui', minInlineSize: fitWidth(280) }}
+            >
               <TodoTools api={api} />
               <TodoList api={api} />
               <AgentLog />

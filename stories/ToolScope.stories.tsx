@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { createToolmark, ok } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import { ToolProvider, ToolScope, useTool, useToolmark } from '@toolmark/react'
+import { fitWidth } from './fitWidth'
 
 /** A ticket editor whose tools know nothing of where they live: the scopes name them. */
 function TicketTools() {
@@ -66,7 +67,9 @@ function AgentView() {
 function Desk() {
   const [signedIn, setSignedIn] = useState(true)
   return (
-    <main style={{ fontFamily: 'system-ui', display: 'grid', gap: 8, minInlineSize: 320 }}>
+    <main
+      style={{ fontFamily: 'system-ui', display: 'grid', gap: 8, minInlineSize: fitWidth(320) }}
+    >
       <h1 style={{ fontSize: 18 }}>Help desk</h1>
       <p>{signedIn ? 'Signed in as Ana' : 'Signed out'}</p>
       <button type="button" onClick={() => setSignedIn((value) => !value)}>

@@ -17,7 +17,7 @@ import { TicketDetail } from './components/TicketDetail.tsx'
 import { TicketForm } from './components/TicketForm.tsx'
 import { TicketList } from './components/TicketList.tsx'
 import { focusAfterDialog, moveFocus, moveFocusIfLost } from './focus.ts'
-import { isNarrow, useNarrow } from './layout.ts'
+import { isNarrow, useNarrow, useShowFilledForm } from './layout.ts'
 import { useTicket, useTicketList } from './queries.ts'
 import { href, navigate, routeTicketId, useRoute, type Route } from './route.ts'
 import { useTicketSync } from './sync.ts'
@@ -39,6 +39,8 @@ export function App() {
   // The assistant outlives its panel (closing the drawer does not end its turn), and the dialog's
   // Stop reaches it: the modal dialog blocks the panel's own Stop while it asks.
   const assistant = useAssistant()
+  // On a phone, a form the assistant (or any agent) fills comes into view: the drawer steps aside.
+  useShowFilledForm(() => setAssistantOpen(false))
   const query = useDeferredValue(search.trim())
   const list = useTicketList(query, view)
   const tools = useTicketTools()
