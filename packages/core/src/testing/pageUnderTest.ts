@@ -60,9 +60,25 @@ const endOf = (call: SentCall) =>
       : `failed: ${call.ended.error instanceof Error ? call.ended.error.message : String(call.ended.error)}`
 
 /**
- * Waits for a pending confirmation (of `tool`). The calls made through `tools.call` that are still
- * running when the wait starts are the ones it waits on: once all of them have ended and none
- * asked (the confirmation cannot come from them), it fails at once with what they returned.
+ * The calls a wait for a confirmation (of `tool`) waits on: those made through `tools.call` still
+ * running when it starts; with `tool` named and none of its calls running, the last call of that
+ * tool when it already ended without asking (any result but `needs_confirmation`). Without
+ * `tool`, an ended call is not waited on: the confirmation may come from the page itself.
+ */
+function watchedCalls(calls: readonly SentCall[], tool: string | undefined): SentCall[] {
+  const matching = calls.filter((c) => !tool || c.tool === tool)
+  const running = matching.filter((c) => !c.ended)
+  if (running.length > 0 || !tool) return running
+  const last = matching.at(-1)
+  const ended = last?.ended
+  const asked = ended && 'result' in ended && ended.result.status === 'needs_confirmation'
+  return last && ended && !asked ? [last] : []
+}
+
+/**
+ * Waits for a pending confirmation (of `tool`). Once every call it waits on (`watchedCalls`) has
+ * ended and none asked (the confirmation cannot come from them), it fails at once with what they
+ * returned.
  */
 async function waitForConfirmation(
   tools: PageUnderTest,
@@ -73,7 +89,7 @@ async function waitForConfirmation(
   const { tool } = options
   const noun = tool ? `confirmation of "${tool}"` : 'confirmation'
   const matches = (name: string) => !tool || name === tool
-  const watched = calls.filter((c) => !c.ended && matches(c.tool))
+  const watched = watchedCalls(calls, tool)
   try {
     return await poll(
       async () => {

@@ -162,12 +162,19 @@ describe('the tools fixture in real Chromium', { timeout: 30_000 }, () => {
       )
       await Promise.all([one, two])
 
-      // A call that ended before the wait began is not waited on, but a timeout names it.
+      // The call of the named tool ended unasked before the wait began: the wait ends at once.
       await tools.call('tickets.close', { id: 'y' }, { caller: 'webmcp' })
+      const late = Date.now()
       await expect(
-        tools.waitForConfirmation({ tool: 'tickets.close', timeoutMs: 100 }),
+        tools.waitForConfirmation({ tool: 'tickets.close', timeoutMs: 20_000 }),
       ).rejects.toThrow(
-        /^Timed out after 100 ms waiting for a confirmation of "tickets.close"; the last call made with tools.call to "tickets.close" returned \{"status":"invalid"/,
+        /^No confirmation of "tickets.close" is pending, and the call it waited on ended without one: tickets.close returned \{"status":"invalid"/,
+      )
+      expect(Date.now() - late).toBeLessThan(5000)
+      // With no tool named, an ended call is not waited on (the page may still ask): a timeout
+      // names how the last one ended.
+      await expect(tools.waitForConfirmation({ timeoutMs: 100 })).rejects.toThrow(
+        /^Timed out after 100 ms waiting for a confirmation; the last call made with tools.call \(tickets.close\) returned \{"status":"invalid"/,
       )
       expect(await tools.confirmations()).toEqual([])
     })
