@@ -1,5 +1,6 @@
 import { StrictMode, useState } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
+import { Controls, Description, Markdown, Primary, Title } from '@storybook/addon-docs/blocks'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { z } from 'zod'
 import { createToolmark, grants, ok } from '@toolmark/core'
@@ -66,10 +67,33 @@ function GrantsAndLog() {
   )
 }
 
+/**
+ * The docs page: the first story, in one frame. Each story's modal dialog takes the focus, and a
+ * page of frames would fight over it; the others are stories of their own in the sidebar.
+ */
+function GrantDocs() {
+  return (
+    <>
+      <Title />
+      <Description />
+      <Primary />
+      <Markdown>
+        {
+          'What happens once the session is allowed, and after a revoke, are the Granted and Revoked stories in the sidebar.'
+        }
+      </Markdown>
+      <Controls />
+    </>
+  )
+}
+
 const meta = {
   title: 'ConfirmDialog/Grant',
   component: ConfirmDialog,
-  parameters: { layout: 'padded', docs: { story: { inline: false, iframeHeight: 500 } } },
+  parameters: {
+    layout: 'padded',
+    docs: { story: { inline: false, iframeHeight: 500 }, page: GrantDocs },
+  },
   // The registry makes grants (`grants()`), so the dialog offers them.
   loaders: [() => ({ tm: createToolmark({ confirm: { grants: grants() } }) })],
   render: (props, { loaded }) => (
