@@ -1,6 +1,6 @@
-import type { CDPSession, Page } from 'playwright'
+import type { Page } from 'playwright'
 import type { Ticket, TicketList } from '../shared/ticket.ts'
-import { helpdeskSuite } from './harness.ts'
+import { authenticatorOn, helpdeskSuite } from './harness.ts'
 
 // What the person is asked, and what they are not asked again: grants only where repeating is
 // harmless, shown in the conversation with Revoke; a question when the assistant cannot tell two
@@ -170,25 +170,6 @@ describe('a question from the assistant', () => {
     await page.close()
   })
 })
-
-/** The person's platform passkey, played by CDP's virtual authenticator. */
-async function authenticatorOn(cdp: CDPSession) {
-  await cdp.send('WebAuthn.enable', { enableUI: false })
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  })
-  return {
-    setUserVerified: (isUserVerified: boolean) =>
-      cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
-  }
-}
 
 describe('the in-app assistant’s delete', () => {
   it('asks for the person’s passkey: Approve alone deletes nothing', async () => {

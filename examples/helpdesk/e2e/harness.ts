@@ -4,7 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser } from 'playwright'
+import { chromium, type Browser, type CDPSession } from 'playwright'
 import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs'
 
 /** The repository root, where `npm start` is run. */
@@ -146,16 +146,20 @@ export interface HelpdeskSuite {
 }
 
 /**
- * One helpdesk on a fresh database and one Chromium (with `chromiumArgs`) for the test file that
- * calls this at its top: started together before its tests, stopped and removed after them.
+ * One helpdesk on a fresh database (with `env`) and one Chromium (with `chromiumArgs`) for the
+ * test file that calls this at its top: started together before its tests, stopped and removed
+ * after them.
  */
-export function helpdeskSuite(chromiumArgs: string[] = []): HelpdeskSuite {
+export function helpdeskSuite(
+  chromiumArgs: string[] = [],
+  env: Record<string, string> = {},
+): HelpdeskSuite {
   const suite = {} as { app: RunningHelpdesk; browser: Browser }
   let dataDir: string | undefined
   beforeAll(async () => {
     dataDir = freshDataDir()
     ;[suite.app, suite.browser] = await Promise.all([
-      startHelpdesk({ dataDir }),
+      startHelpdesk({ dataDir, env }),
       launchChromium(chromiumArgs),
     ])
   })
@@ -165,4 +169,23 @@ export function helpdeskSuite(chromiumArgs: string[] = []): HelpdeskSuite {
     if (dataDir) removeDir(dataDir)
   })
   return suite
+}
+
+/** The person's platform passkey, played by CDP's virtual authenticator. */
+export async function authenticatorOn(cdp: CDPSession) {
+  await cdp.send('WebAuthn.enable', { enableUI: false })
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  })
+  return {
+    setUserVerified: (isUserVerified: boolean) =>
+      cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
+  }
 }

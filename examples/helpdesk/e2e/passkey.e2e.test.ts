@@ -1,6 +1,7 @@
-import type { Browser, CDPSession, Page } from 'playwright'
+import type { Browser, Page } from 'playwright'
 import type { Ticket, TicketList } from '../shared/ticket.ts'
 import {
+  authenticatorOn,
   freshDataDir,
   launchChromium,
   removeDir,
@@ -64,25 +65,6 @@ async function agentOn(page: Page) {
     return JSON.parse((response.output.content as { text: string }[])[0].text)
   }
   return { cdp, invoke }
-}
-
-/** The person's platform passkey, played by CDP's virtual authenticator. */
-async function authenticatorOn(cdp: CDPSession) {
-  await cdp.send('WebAuthn.enable', { enableUI: false })
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  })
-  return {
-    setUserVerified: (isUserVerified: boolean) =>
-      cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
-  }
 }
 
 const dialog = (page: Page) => page.locator('dialog[role="alertdialog"]')

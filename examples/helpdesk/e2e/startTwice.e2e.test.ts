@@ -109,6 +109,23 @@ async function ticketTitle(url: string, id: number): Promise<string | undefined>
 }
 
 /** The pids a refusal names: `process 1234 (…)`. */
+/**
+ * The ticket's title once the helpdesk is started again on `port` with its data kept: what the
+ * files hold, not only what a running database still has in memory.
+ */
+async function titleAfterRestart(
+  env: Record<string, string | undefined>,
+  port: number,
+  id: number,
+): Promise<string | undefined> {
+  const again = npmStart([], { ...env, HELPDESK_KEEP_DATA: '1' })
+  try {
+    return await ticketTitle(await ready(again, port), id)
+  } finally {
+    await again.stop()
+  }
+}
+
 const namedPids = (text: string) => [...text.matchAll(/process (\d+)/g)].map((m) => Number(m[1]))
 
 describe('a second npm start while one runs', () => {
@@ -145,13 +162,9 @@ describe('a second npm start while one runs', () => {
       expect(await ticketTitle(url, id)).toBe('Docking station does not charge the laptop')
       // The files too, not only what the running database still holds in memory.
       await first.stop()
-      const again = npmStart([], { ...env, HELPDESK_KEEP_DATA: '1' })
-      try {
-        const againUrl = await ready(again, port)
-        expect(await ticketTitle(againUrl, id)).toBe('Docking station does not charge the laptop')
-      } finally {
-        await again.stop()
-      }
+      expect(await titleAfterRestart(env, port, id)).toBe(
+        'Docking station does not charge the laptop',
+      )
     } finally {
       await second?.stop()
       await first.stop()
@@ -186,13 +199,7 @@ describe('a second npm start while one runs', () => {
 
       expect(await ticketTitle(url, id)).toBe('Headset microphone is very quiet')
       await first.stop()
-      const again = npmStart([], { ...env, HELPDESK_KEEP_DATA: '1' })
-      try {
-        const againUrl = await ready(again, port)
-        expect(await ticketTitle(againUrl, id)).toBe('Headset microphone is very quiet')
-      } finally {
-        await again.stop()
-      }
+      expect(await titleAfterRestart(env, port, id)).toBe('Headset microphone is very quiet')
     } finally {
       await second?.stop()
       await first.stop()

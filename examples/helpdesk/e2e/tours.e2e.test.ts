@@ -1,44 +1,22 @@
-import type { Browser, Page } from 'playwright'
+import type { Page } from 'playwright'
 import { pageUnderTest, type PageUnderTest } from '@toolmark/core/testing'
 import type { Ticket, TicketList } from '../shared/ticket.ts'
 import { NEW_TICKET_TOUR } from '../src/tours.ts'
-import {
-  freshDataDir,
-  launchChromium,
-  removeDir,
-  startHelpdesk,
-  type RunningHelpdesk,
-} from './harness.ts'
+import { helpdeskSuite } from './harness.ts'
 
 // Guided tours of the new-ticket form, in each mode, with the app's own <TourOverlay />: started
 // by the assistant ("show me how to file a ticket") or, for `show` and `do`, by the tools fixture
 // calling `tour.start` as caller `test`.
 
-let app: RunningHelpdesk
-let browser: Browser
-let dataDir: string
-
-beforeAll(async () => {
-  dataDir = freshDataDir()
-  ;[app, browser] = await Promise.all([
-    // The test build: the page installs the hook the tools fixture drives.
-    startHelpdesk({ dataDir, env: { VITE_TOOLMARK_TEST_HOOK: '1' } }),
-    launchChromium(),
-  ])
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await app?.stop()
-  if (dataDir) removeDir(dataDir)
-})
+// The test build: the page installs the hook the tools fixture drives.
+const suite = helpdeskSuite([], { VITE_TOOLMARK_TEST_HOOK: '1' })
 
 /** The app on its home page (the new-ticket form beside the queue); page errors are collected. */
 async function openPage(): Promise<{ page: Page; tools: PageUnderTest; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } })
+  const page = await suite.browser.newPage({ viewport: { width: 1440, height: 900 } })
   const errors: string[] = []
   page.on('pageerror', (error) => errors.push(error.message))
-  await page.goto(`${app.url}/`)
+  await page.goto(`${suite.app.url}/`)
   await page.getByRole('list', { name: 'Tickets' }).waitFor()
   const tools = pageUnderTest(page)
   await tools.waitForTool('tour.start', { timeoutMs: 20_000 })
@@ -53,7 +31,7 @@ async function ask(page: Page, text: string) {
 }
 
 async function tickets(): Promise<Ticket[]> {
-  const response = await fetch(`${app.url}/api/tickets?view=all&limit=100`)
+  const response = await fetch(`${suite.app.url}/api/tickets?view=all&limit=100`)
   return ((await response.json()) as TicketList).tickets
 }
 
