@@ -45,7 +45,7 @@ const FORMS = [
 const THEME = [/@toolmark\/react\/dist\/theme\//, 'the theme']
 // Opt-in by import: a registry made with questions() or grants() brings their code, and a
 // verifier brings its WebAuthn checks (@toolmark/core/passkey).
-const QUESTIONS = [/@toolmark\/core\/dist\/confirmations\/question\.js$/, 'the question code']
+const QUESTIONS = [/@toolmark\/core\/dist\/confirmations\/question(Run)?\.js$/, 'the question code']
 // The dialog's question form comes with `questions({ form: questionForm })`, questionForm from
 // @toolmark/react.
 const QUESTION_FORM = [

@@ -4,6 +4,10 @@ import { reportError, type ConfirmationEntry, type Toolmark } from '@toolmark/co
 import { questionFormOf } from '@toolmark/core/observers'
 import { questionFormParts, type QuestionForm, type QuestionFormParts } from './questionFormKey'
 
+// Bundlers replace `process.env.NODE_ENV` with a string literal, so production builds drop the
+// development warning below; declared here so the kit does not need Node's types.
+declare const process: { env: { NODE_ENV?: string } }
+
 const BAD_QUESTIONS =
   '<ConfirmDialog questions> takes questionForm from @toolmark/react, nothing else; questions are shown with Decline only.'
 
@@ -35,6 +39,7 @@ export function useQuestionForm(
   }, [tm, badQuestions])
   const warnedNoForm = useRef(false)
   useEffect(() => {
+    if (process.env.NODE_ENV === 'production') return
     if (question || !entry?.question || !tm.dev || warnedNoForm.current) return
     warnedNoForm.current = true
     console.warn(

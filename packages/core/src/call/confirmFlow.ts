@@ -14,14 +14,9 @@ import {
   staleResult,
   type Prepared,
 } from './prepareConfirmation'
-import {
-  askInRun,
-  questionInRun,
-  NO_PRESENTER,
-  type ConfirmAnswer,
-  type FlowParts,
-} from './inRunAsks'
+import { askInRun, questionInRun, type ConfirmAnswer, type FlowParts } from './inRunAsks'
 import { verifierFor } from './verifyApproval'
+import { NO_PRESENTER } from '../confirmations/questionSupport'
 
 /** Runs what the person approved (in the scope's queue, ahead of calls not started). */
 export type OnApproved = (input: unknown, approval: Approval) => Promise<ToolResult>

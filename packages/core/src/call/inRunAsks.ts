@@ -3,11 +3,8 @@ import type { Confirmation, ConfirmationParts } from '../confirmations/confirmat
 import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
 import { isObject } from '../base/guards'
 import { redactChanges } from '../redaction/redact'
-import { deepFreeze, invalid, toolFailed } from '../base/results'
-import type { Validated } from '../schema/standardSchema'
 import type { RegistryInternals } from '../tool/toolRecord'
 import type { QuestionAnswer } from '../types'
-import type { Checked } from './validateInput'
 import { isChange, makeEntry, verifiesInRun, type Prepared } from './prepareConfirmation'
 import { questionSupport } from '../confirmations/questionSupport'
 
@@ -16,8 +13,6 @@ export interface ConfirmAnswer {
   reason?: string
 }
 
-/** Why a run's question or `ctx.confirm` ended when the last presenter went away. */
-export const NO_PRESENTER = 'no_presenter'
 /** Why a `verify: true` run's `ctx.confirm` was refused on a registry without a verifier. */
 const NO_VERIFIER = 'no_verifier'
 
@@ -62,30 +57,6 @@ export async function askInRun(
     : { approved: false, reason: ending.reason }
 }
 
-/**
- * Checks a question's answer with its schema. A validator that throws is the tool's own bug: an
- * `error` event, and a generic error for the one answering (the entry stays pending).
- */
-function checkAnswer(
-  internals: RegistryInternals,
-  call: Call,
-  validate: (value: unknown) => Validated<unknown> | Promise<Validated<unknown>>,
-) {
-  const conclude = (v: Validated<unknown>): Checked =>
-    'issues' in v ? { result: deepFreeze(invalid(v.issues)) } : { value: v.value }
-  const failed = (cause: unknown): Checked => {
-    internals.toolError('tool_threw', call, cause, 'question validator threw')
-    return { result: toolFailed() }
-  }
-  return async (value: unknown): Promise<Checked> => {
-    try {
-      return conclude(await validate(value))
-    } catch (cause) {
-      return failed(cause)
-    }
-  }
-}
-
 /** `ctx.ask` inside a run: a typed question, answered with `answer(id, value)`. */
 export async function questionInRun(
   flow: FlowParts,
@@ -95,7 +66,8 @@ export async function questionInRun(
   const { internals, confirmations } = flow
   const { record } = call
   // Undefined until `questions()` lent the question code to this registry.
-  const prepared = questionSupport.get(confirmations)?.(request, internals.converter)
+  const questions = questionSupport.get(confirmations)
+  const prepared = questions?.prepare(request, internals.converter)
   if (prepared && 'problem' in prepared) {
     // Development throws here, so the run's `await ctx.ask(…)` rejects with the fix.
     const [detail, ...words] = prepared.problem
@@ -106,40 +78,29 @@ export async function questionInRun(
   if (!confirmations.hasPresenter() && call.hooks?.showsQuestions !== true) {
     return { answered: false, reason: 'no_presenter' }
   }
-  if (!prepared) {
+  if (!questions || !prepared) {
     // A presenter is there, and the registry has no `questions()` (development says so).
     internals.misconfigured('question_invalid', ['questions not enabled', record.name], record.name)
     return { answered: false, reason: 'invalid_question' }
   }
   const { spec } = prepared
-  const entry = makeEntry(
-    internals,
-    confirmations,
-    call,
-    undefined,
-    { summary: spec.prompt, question: spec },
-    'inline',
-    false,
-  )
-  const ending = await flow.file({
-    entry,
-    kind: 'ask',
-    call,
-    value: undefined,
-    question: checkAnswer(internals, call, prepared.validate),
-  }).ended
-  switch (ending.status) {
-    case 'approved':
-      return { answered: true, value: ending.value }
-    case 'rejected':
-      return ending.stopped
-        ? { answered: false, reason: 'cancelled' }
-        : { answered: false, reason: 'declined' }
-    case 'withdrawn':
-      return ending.reason === NO_PRESENTER
-        ? { answered: false, reason: 'no_presenter' }
-        : { answered: false, reason: 'cancelled' }
-    default:
-      return { answered: false, reason: 'expired' }
-  }
+  return questions.run(prepared, {
+    file: (question) =>
+      flow.file({
+        entry: makeEntry(
+          internals,
+          confirmations,
+          call,
+          undefined,
+          { summary: spec.prompt, question: spec },
+          'inline',
+          false,
+        ),
+        kind: 'ask',
+        call,
+        value: undefined,
+        question,
+      }).ended,
+    threw: (cause) => internals.toolError('tool_threw', call, cause, 'question validator threw'),
+  })
 }

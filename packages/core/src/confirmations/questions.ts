@@ -1,6 +1,7 @@
 import type { ConfirmFeature } from '../types'
 import { makeFeature } from './feature'
 import { prepareQuestion } from './question'
+import { runQuestion } from './questionRun'
 import { questionForms, questionSupport } from './questionSupport'
 
 /** Options of {@link questions}. */
@@ -26,7 +27,7 @@ export interface QuestionsOptions {
 export function questions(options: QuestionsOptions = {}): ConfirmFeature<'questions'> {
   const form = typeof options === 'object' && options !== null ? options.form : undefined
   return makeFeature('questions', (store) => {
-    questionSupport.set(store, prepareQuestion)
+    questionSupport.set(store, { prepare: prepareQuestion, run: runQuestion })
     if (form !== undefined && !questionForms.has(store)) questionForms.set(store, form)
   })
 }

@@ -103,10 +103,6 @@ function readFiles(given: unknown, problems: Problem[]): Readonly<FilesOptions> 
   })
 }
 
-/**
- * Reads `createToolmark`'s options, own properties only: a polluted `Object.prototype`
- * configures nothing. The policy is compiled apart.
- */
 /** A verifier made by `passkeyVerifier()` or `webauthnVerifier()`: it computes the challenge, asks and checks. */
 const isVerifier = (value: unknown): value is Verifier =>
   isObject(value) &&
@@ -114,6 +110,10 @@ const isVerifier = (value: unknown): value is Verifier =>
   typeof value.ask === 'function' &&
   typeof value.check === 'function'
 
+/**
+ * Reads `createToolmark`'s options, own properties only: a polluted `Object.prototype`
+ * configures nothing. The policy is compiled apart.
+ */
 export function readOptions(options: unknown): ReadOptions {
   const problems: Problem[] = []
   const limits: Limits = { ...DEFAULT_LIMITS }

@@ -48,31 +48,19 @@ export interface McpPairingObserver {
 }
 
 /**
- * Every move of a pairing's status, from → to. A move that is not here is a bug in the pairing:
- * it throws, naming the move. Any state may go `idle` (stopped) or start again (`connecting`, or
- * `rejected` at once when there is nothing to send or no way to send it).
+ * Every move of a pairing's status, from → to: any state may go `idle` (stopped) or start again
+ * (`connecting`, or `rejected` at once when there is nothing to send or no way to send it), and
+ * `MOVES` adds what else each state may become. A move that is not allowed is a bug in the
+ * pairing: it throws, naming the move.
  */
-const MOVES: { readonly [From in McpPairingState]: readonly McpPairingState[] } = {
-  idle: ['connecting', 'rejected'],
+const ANY: readonly McpPairingState[] = ['idle', 'connecting', 'rejected']
+const MOVES: { readonly [From in McpPairingState]?: readonly McpPairingState[] } = {
   // The handshake proved the server, failed (retry or give up), or was refused.
-  connecting: [
-    'paired',
-    'disconnected',
-    'rejected',
-    'superseded',
-    'unverified',
-    'unreachable',
-    'idle',
-  ],
-  // The connection dropped (retrying), or another page took over; or a new code replaces it.
-  paired: ['disconnected', 'superseded', 'connecting', 'rejected', 'idle'],
-  // The next attempt starts, the attempts ran out, or the session went away meanwhile.
-  disconnected: ['connecting', 'disconnected', 'unverified', 'unreachable', 'rejected', 'idle'],
-  // Terminal until someone starts again.
-  rejected: ['connecting', 'rejected', 'idle'],
-  superseded: ['connecting', 'rejected', 'idle'],
-  unverified: ['connecting', 'rejected', 'idle'],
-  unreachable: ['connecting', 'rejected', 'idle'],
+  connecting: ['paired', 'disconnected', 'superseded', 'unverified', 'unreachable'],
+  // The connection dropped (retrying), or another page took over.
+  paired: ['disconnected', 'superseded'],
+  // The attempts ran out (a next attempt is disconnected again).
+  disconnected: ['unverified', 'unreachable'],
 }
 
 const IDLE: McpPairingSnapshot = Object.freeze({ status: 'idle' })
@@ -104,7 +92,7 @@ export function createMcpPairingObserver(
 
   function move(status: McpPairingState, detail: McpPairingStatusDetail = {}): void {
     const from = snapshot.status
-    if (status !== from && !MOVES[from].includes(status)) {
+    if (status !== from && !ANY.includes(status) && !MOVES[from]?.includes(status)) {
       throw new Error(
         `[toolmark] An MCP pairing cannot move from ${from} to ${status}: the pairing broke its own order`,
       )
