@@ -52,7 +52,10 @@ const QUESTION_FORM = [
   /@toolmark\/react\/dist\/confirm-dialog\/(ConfirmDialogQuestion|questionFields|questionForm)\.js$/,
   "the dialog's question form",
 ]
-const GRANTS = [/@toolmark\/core\/dist\/confirmations\/grant(List|Pins)\.js$/, 'the grant code']
+const GRANTS = [
+  /@toolmark\/core\/dist\/confirmations\/grant(List|Pins|Ceiling)\.js$/,
+  'the grant code',
+]
 const WEBAUTHN = [
   /@toolmark\/core\/dist\/verification\/(checkAssertion|approvalChallenge)\.js$/,
   'the WebAuthn challenge and checks',

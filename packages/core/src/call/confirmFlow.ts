@@ -111,8 +111,9 @@ function checkEdited(
 }
 
 /**
- * A grant asked with an approval of this call: the ceilings first (`grant_not_allowed`), then
- * its shape (`invalid`, naming the option); the grant is made from the input that will run.
+ * A grant asked with an approval of this call: none on a registry without grants, then the
+ * ceilings (`grant_not_allowed`), then its shape (`invalid`, naming the option); the grant is
+ * made from the input that will run.
  */
 function grantFor(
   internals: RegistryInternals,
@@ -121,10 +122,11 @@ function grantFor(
   given: unknown,
 ): GrantCheck {
   const { record, caller } = call
-  const ceiling = internals.grantCeiling(record, caller)
-  if (ceiling !== undefined) return { result: deepFreeze(refuse('grant_not_allowed', ceiling)) }
   const list = confirmations.grantList
-  return list ? list.read(record, caller, given) : { result: GRANTS_NOT_ENABLED() }
+  if (!list) return { result: GRANTS_NOT_ENABLED() }
+  const ceiling = list.ceiling(internals, record, caller)
+  if (ceiling !== undefined) return { result: deepFreeze(refuse('grant_not_allowed', ceiling)) }
+  return list.read(record, caller, given)
 }
 
 export function createConfirmFlow(
@@ -167,7 +169,7 @@ export function createConfirmFlow(
     if (!list) return undefined
     const { record, caller } = call
     // The ceilings are read again: a policy changed since the grant was given wins.
-    if (internals.grantCeiling(record, caller) !== undefined) return undefined
+    if (list.ceiling(internals, record, caller) !== undefined) return undefined
     const grant = list.use(record, caller, value)
     if (grant === undefined) return undefined
     const approval: Approval = deepFreeze({ by: 'grant', grant })
@@ -241,9 +243,10 @@ export function createConfirmFlow(
           c.withdraw(WITHDRAWN_BY)
         }
       }
-      confirmations.grantList?.retain(
+      const list = confirmations.grantList
+      list?.retain(
         (record, caller) =>
-          !record.disposed && internals.grantCeiling(record, caller) === undefined,
+          !record.disposed && list.ceiling(internals, record, caller) === undefined,
       )
     },
   }

@@ -128,12 +128,8 @@ export function makeEntry(
     entry.verify = true
   }
   // Grantable: the registry makes grants (`grants()`) and no ceiling forbids this one.
-  if (
-    ofCall &&
-    confirmations.grantList &&
-    internals.grantCeiling(record, call.caller) === undefined
-  )
-    entry.grantable = true
+  const list = ofCall ? confirmations.grantList : undefined
+  if (list && list.ceiling(internals, record, call.caller) === undefined) entry.grantable = true
   if (!ofCall) entry.inRun = true
   return deepFreeze(entry)
 }

@@ -8,6 +8,7 @@ import type { ToolRecord } from '../tool/toolRecord'
 import type { Caller, Grant } from '../types'
 import { declaresPath, pinKey, valueAt } from './grantPins'
 import type { GrantCheck } from './confirmation'
+import { grantCeiling } from './grantCeiling'
 
 /** One pinned path: its value's canonical key, for matching. */
 interface Pin {
@@ -43,6 +44,8 @@ export interface GrantRequest {
 
 /** The grants a person gave, in memory: a reload ends them all. */
 export interface GrantList {
+  /** Why this caller may not be granted this tool (the ceilings), `undefined` when it may. */
+  ceiling: typeof grantCeiling
   /**
    * Makes a grant, or extends the one that covers exactly the same calls (a second approval with
    * the same grant makes no second grant). `undefined` when a pinned value has no canonical form.
@@ -129,6 +132,7 @@ export function createGrantList(options: {
   })
 
   const list: GrantList = {
+    ceiling: grantCeiling,
     read(record, caller, given) {
       if (!isObject(given)) return bad('grant', 'grant must be { for: "session" | { ms }, pins? }')
       const lifetime = given.for

@@ -257,19 +257,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const verifies = (record: ToolRecord, caller: Caller) =>
     needsVerification(record.cls, record.def.verify, caller, policy[caller])
 
-  /** The ceilings of grants (DESIGN §3.6): what a person's grant can never cover. */
-  function grantCeiling(record: ToolRecord, caller: Caller): string | undefined {
-    const tool = JSON.stringify(record.name)
-    if (!needsConfirmation(record.cls, caller)) return `${tool} needs no confirmation to grant`
-    if (record.cls === 'destructive') return `${tool} is destructive: each call asks`
-    if (verifies(record, caller)) return `${tool} needs a verified approval for each call`
-    if (record.def.grant === false) return `${tool} does not allow grants: each call asks`
-    if (!policy[caller].grants(record.name)) {
-      return `Policy does not let ${caller} be granted ${tool}: each call asks`
-    }
-    return undefined
-  }
-
   // --- the parts -----------------------------------------------------------------------------
 
   function toolError(
@@ -303,7 +290,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     confirmMode: (caller) => confirmModes[caller],
     verification: read.verification,
     verifies,
-    grantCeiling,
     misconfigured,
     errorEvent,
     toolError,

@@ -87,11 +87,6 @@ export interface RegistryInternals {
   readonly verification: Readonly<VerifyOptions>
   /** Whether this caller's approvals of this tool need step-up verification. */
   verifies(record: ToolRecord, caller: Caller): boolean
-  /**
-   * Why a person may not grant this caller later calls of this tool (destructive, verification,
-   * the tool's `grant: false`, `policy[caller].grants`); `undefined` when they may.
-   */
-  grantCeiling(record: ToolRecord, caller: Caller): string | undefined
   /** Development throws with the fix; production emits an `error` event. */
   misconfigured(code: string, problem: Problem, tool?: string): void
   errorEvent(event: ErrorEvent): void
