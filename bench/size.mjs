@@ -57,7 +57,7 @@ const GRANTS = [
   'the grant code',
 ]
 const WEBAUTHN = [
-  /@toolmark\/core\/dist\/verification\/(checkAssertion|approvalChallenge)\.js$/,
+  /@toolmark\/core\/dist\/(verification\/(checkAssertion|approvalChallenge)|passkey\/verifyApproval)\.js$/,
   'the WebAuthn challenge and checks',
 ]
 const WIZARD = [

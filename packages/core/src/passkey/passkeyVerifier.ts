@@ -2,6 +2,8 @@ import { fromBase64url, toBase64url } from '../verification/base64url'
 import { checkAssertion, readVerification } from '../verification/checkAssertion'
 import { deepFreeze } from '../base/results'
 import { approvalChallenge } from '../verification/approvalChallenge'
+import { verifierFlows } from '../base/verifierFlows'
+import { verifyApproval } from './verifyApproval'
 import type { ExpectedAssertion, Verification, VerificationRequest, Verifier } from '../types'
 
 /** A passkey the person enrolled (what `registerPasskey` returns as `credential`). */
@@ -79,7 +81,9 @@ async function checkGiven(
 export function webauthnVerifier(
   ask: (request: VerificationRequest) => Promise<Verification | undefined>,
 ): Verifier {
-  return Object.freeze({ challenge: approvalChallenge, ask, check: checkGiven })
+  const verifier: Verifier = Object.freeze({ challenge: approvalChallenge, ask, check: checkGiven })
+  verifierFlows.set(verifier, verifyApproval)
+  return verifier
 }
 
 /**

@@ -2,6 +2,7 @@ import { isObject, own } from '../base/guards'
 import type { Problem } from '../base/problem'
 import type { JsonSchemaConverter } from '../schema/jsonSchema'
 import { isFeature } from '../confirmations/feature'
+import { verifierFlows } from '../base/verifierFlows'
 import type {
   ConfirmFeature,
   ConfirmMode,
@@ -103,12 +104,12 @@ function readFiles(given: unknown, problems: Problem[]): Readonly<FilesOptions> 
   })
 }
 
-/** A verifier made by `passkeyVerifier()` or `webauthnVerifier()`: it computes the challenge, asks and checks. */
+/**
+ * A verifier made by `passkeyVerifier()` or `webauthnVerifier()`: it computes the challenge, asks
+ * and checks, and brings the verification that does so (a copy of one brings nothing).
+ */
 const isVerifier = (value: unknown): value is Verifier =>
-  isObject(value) &&
-  typeof value.challenge === 'function' &&
-  typeof value.ask === 'function' &&
-  typeof value.check === 'function'
+  isObject(value) && verifierFlows.has(value)
 
 /**
  * Reads `createToolmark`'s options, own properties only: a polluted `Object.prototype`
