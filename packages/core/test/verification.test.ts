@@ -136,6 +136,10 @@ describe('which approvals need verification', () => {
     expect(() => createToolmark({ confirm: { verifier: withoutChallenge as never } })).toThrow(
       /confirm\.verifier/,
     )
+    // A copy has all three methods but not the verification the made one brings: not a verifier.
+    expect(() =>
+      createToolmark({ confirm: { verifier: { ...webauthnVerifier(bare) } as never } }),
+    ).toThrow(/confirm\.verifier must come from passkeyVerifier\(\) or webauthnVerifier/)
     const verifier = webauthnVerifier(bare)
     expect(Object.isFrozen(verifier)).toBe(true)
     expect(verifier.challenge).toBe(approvalChallenge)
