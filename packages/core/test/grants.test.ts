@@ -450,6 +450,16 @@ describe('grants', () => {
     expect(tm.confirmations.revokeGrant('gr_unknown')).toBe(false)
   })
 
+  it('without grants(), a grant for a destructive tool is refused as making no grants: the ceilings come with the grant list', async () => {
+    const tm = createToolmark()
+    registerClose(tm, 'tickets.delete', { hints: { destructive: true } })
+    const id = confirmIdOf(await tm.call('tickets.delete', { id: 1 }))
+    const refused = await tm.confirmations.approve(id, { grant: { for: 'session' } })
+    expect(refused).toMatchObject({ status: 'refused', code: 'grant_not_allowed' })
+    expect((refused as { message: string }).message).toMatch(/makes no grants/)
+    expect(tm.confirmations.get(id)).toBeDefined()
+  })
+
   it('keeps enableGrants(tm) for one release: it still lends the grant code, and development warns once', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
     try {
