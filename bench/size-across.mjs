@@ -4,7 +4,7 @@
 //
 // Each commit is checked out in a throwaway worktree and each import below is bundled from its
 // sources (the worktree's tsconfig paths point the package names at them) with esbuild:
-// minified, NODE_ENV=production, the same peers external as `npm run size`, gzip level 9. No
+// minified, NODE_ENV=production, the same peers external as `npm run size` (`sizeImports.mjs`), gzip level 9. No
 // commit is built, so an old one need not typecheck with today's tools. The figures follow the
 // sources, not the packed tarballs, so they sit within about 0.5 % of `npm run size`; what
 // counts is the difference between commits, measured the same way in the same run. The last
@@ -16,48 +16,26 @@ import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 import { root } from '../scripts/pack.mjs'
+import { BUNDLE_OPTIONS, IMPORTS } from './sizeImports.mjs'
 
-const IMPORTS = {
-  'core alone': `export { createToolmark, ok, invalid, refuse, cancelled, errorResult } from '@toolmark/core'`,
-  'provider + useTool': `export { createToolmark, ok } from '@toolmark/core'
-export { ToolProvider, useTool } from '@toolmark/react'`,
-  typical: `export { createToolmark, ok } from '@toolmark/core'
-export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
-export { useFormTool } from '@toolmark/react/rhf'`,
-  'assistant set': `export { createToolmark, ok } from '@toolmark/core'
-export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
-export { useFormTool } from '@toolmark/react/rhf'
-export { bridge, createInPageChannel } from '@toolmark/core/bridge'
-export { createPageClient, pageTools } from '@toolmark/core/agent'`,
-  ...Object.fromEntries(
-    [
-      '@toolmark/core',
-      '@toolmark/core/bridge',
-      '@toolmark/core/agent',
-      '@toolmark/core/ag-ui',
-      '@toolmark/core/passkey',
-      '@toolmark/mcp/client',
-      '@toolmark/react/mcp',
-      '@toolmark/react/ag-ui',
-    ].map((entry) => [entry, `export * from '${entry}'`]),
-  ),
-}
-
-const EXTERNAL = [
-  'react',
-  'react-dom',
-  'react/*',
-  'react-dom/*',
-  'zod',
-  'zod/*',
-  'react-hook-form',
-  '@tanstack/*',
-  'ai',
-  'ai/*',
-  '@ai-sdk/*',
-  '@assistant-ui/*',
-  '@modelcontextprotocol/*',
+const ENTRIES = [
+  '@toolmark/core',
+  '@toolmark/core/bridge',
+  '@toolmark/core/agent',
+  '@toolmark/core/ag-ui',
+  '@toolmark/core/passkey',
+  '@toolmark/mcp/client',
+  '@toolmark/react/mcp',
+  '@toolmark/react/ag-ui',
 ]
+
+const MEASURED = {
+  'core alone': IMPORTS.core,
+  'provider + useTool': IMPORTS['provider-useTool'],
+  typical: IMPORTS.typical,
+  'assistant set': IMPORTS.assistant,
+  ...Object.fromEntries(ENTRIES.map((entry) => [entry, `export * from '${entry}'`])),
+}
 
 const run = (cwd, command, args) => execFileSync(command, args, { cwd, stdio: 'pipe' })
 
@@ -76,15 +54,7 @@ async function measure(code, tree) {
     tsconfig: path.join(tree, 'tsconfig.json'),
     // The peers the sources import resolve in this checkout's node_modules.
     nodePaths: [path.join(root, 'node_modules')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    external: EXTERNAL,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    write: false,
-    logLevel: 'silent',
+    ...BUNDLE_OPTIONS,
   })
   return gzipSync(result.outputFiles[0].contents, { level: 9 }).length
 }
@@ -100,7 +70,7 @@ try {
   for (const commit of commits) {
     const tree = checkout(commit, dir)
     figures[commit] = {}
-    for (const [label, code] of Object.entries(IMPORTS)) {
+    for (const [label, code] of Object.entries(MEASURED)) {
       figures[commit][label] = await measure(code, tree).catch(() => undefined)
     }
   }
@@ -121,7 +91,7 @@ const last = commits.at(-1)
 const cell = (bytes) => (bytes === undefined ? '—' : `${bytes} B`)
 console.log(`| import | ${commits.join(' | ')} | ${last} vs ${first} |`)
 console.log(`| --- |${' --- |'.repeat(commits.length + 1)}`)
-for (const label of Object.keys(IMPORTS)) {
+for (const label of Object.keys(MEASURED)) {
   const a = figures[first][label]
   const b = figures[last][label]
   const change =

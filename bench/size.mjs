@@ -26,6 +26,7 @@ import { build as viteBuild } from 'vite'
 import { createConsumer } from '../scripts/consumer.mjs'
 import { buildPackages, packPackages, root } from '../scripts/pack.mjs'
 import { packageEntries } from '../scripts/packageEntries.mjs'
+import { BUNDLE_OPTIONS, EXTERNAL, IMPORTS } from './sizeImports.mjs'
 
 const recordFile = path.join(root, 'bench/size.json')
 const TOLERANCE = 0.01
@@ -87,15 +88,14 @@ const SCENARIOS = [
   {
     id: 'core',
     label: 'core alone',
-    code: `export { createToolmark, ok, invalid, refuse, cancelled, errorResult } from '@toolmark/core'`,
+    code: IMPORTS.core,
     forbid: [TOUR, FORMS, ACTIVITY, QUESTIONS, GRANTS, WEBAUTHN],
   },
   {
     id: 'provider-useTool',
     label: 'provider + useTool',
     goal: 16,
-    code: `export { createToolmark, ok } from '@toolmark/core'
-export { ToolProvider, useTool } from '@toolmark/react'`,
+    code: IMPORTS['provider-useTool'],
     forbid: [TOUR, DIALOG, DEVTOOLS, ACTIVITY, FORMS, THEME, QUESTIONS, GRANTS, WEBAUTHN],
   },
   {
@@ -103,9 +103,7 @@ export { ToolProvider, useTool } from '@toolmark/react'`,
     label: 'typical: + <ConfirmDialog> + useFormTool',
     goal: 32,
     vite: true,
-    code: `export { createToolmark, ok } from '@toolmark/core'
-export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
-export { useFormTool } from '@toolmark/react/rhf'`,
+    code: IMPORTS.typical,
     // A form without steps, lookups or file fields: formSteps(), optionLookups() and fileFields()
     // bring that code. A dialog on a registry that neither asks nor grants: questions() and
     // grants() bring that code, and questionForm the dialog's question form.
@@ -149,11 +147,7 @@ export { useToolmarkChat } from '@toolmark/react/ai-sdk'`,
     id: 'assistant',
     label: 'in-app assistant set: typical + bridge + agent',
     goal: 45,
-    code: `export { createToolmark, ok } from '@toolmark/core'
-export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
-export { useFormTool } from '@toolmark/react/rhf'
-export { bridge, createInPageChannel } from '@toolmark/core/bridge'
-export { createPageClient, pageTools } from '@toolmark/core/agent'`,
+    code: IMPORTS.assistant,
     forbid: [TOUR, DEVTOOLS, ACTIVITY, WIZARD, LOOKUP, FILES, QUESTIONS, QUESTION_FORM, GRANTS],
   },
   {
@@ -230,22 +224,6 @@ const PEERS = [
   ['CopilotKit provider + tools', 3.54 * 1024 * 1024],
 ]
 
-const EXTERNAL = [
-  'react',
-  'react/*',
-  'react-dom',
-  'react-dom/*',
-  'zod',
-  'zod/*',
-  'react-hook-form',
-  '@hookform/*',
-  '@tanstack/*',
-  'ai',
-  'ai/*',
-  '@ai-sdk/*',
-  '@assistant-ui/*',
-  '@modelcontextprotocol/*',
-]
 const isExternal = (id) =>
   EXTERNAL.some((pattern) =>
     pattern.endsWith('/*') ? id.startsWith(pattern.slice(0, -1)) : id === pattern,
@@ -281,15 +259,7 @@ async function measureEsbuild(code, consumer, stub) {
     plugins: stub ? [stubbing(stub)] : [],
     stdin: { contents: code, resolveDir: consumer, sourcefile: 'size-entry.js', loader: 'js' },
     absWorkingDir: consumer,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    external: EXTERNAL,
-    define: { 'process.env.NODE_ENV': '"production"' },
-    write: false,
-    logLevel: 'silent',
+    ...BUNDLE_OPTIONS,
     metafile: true,
     outfile: path.join(consumer, 'size-entry.out.js'),
   })

@@ -1,6 +1,8 @@
 import type { Browser, Page } from 'playwright'
 import type { Ticket, TicketList } from '../shared/ticket.ts'
 import {
+  ask,
+  dialog,
   freshDataDir,
   launchChromium,
   removeDir,
@@ -42,15 +44,8 @@ async function ticketOf(email: string): Promise<Ticket | undefined> {
   return ((await response.json()) as TicketList).tickets[0]
 }
 
-async function ask(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message the assistant' })
-  await box.fill(text)
-  await box.press('Enter')
-}
-
 const steps = (page: Page, tool: string) =>
   page.getByRole('list', { name: 'Conversation' }).locator(`.step[data-tool="${tool}"]`)
-const dialog = (page: Page) => page.getByRole('alertdialog')
 const wizard = (page: Page) => page.getByRole('form', { name: 'Request access' })
 
 describe('the access-request wizard', () => {

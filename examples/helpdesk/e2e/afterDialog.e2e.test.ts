@@ -1,10 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright'
 import type { Ticket } from '../shared/ticket.ts'
 import {
+  dialog,
   freshDataDir,
   launchChromium,
   removeDir,
   startHelpdesk,
+  step,
   type RunningHelpdesk,
 } from './harness.ts'
 
@@ -65,9 +67,6 @@ async function ask(page: Page, text: string) {
   await composer(page).press('Enter')
 }
 
-const dialog = (page: Page) => page.getByRole('alertdialog')
-const step = (page: Page, tool: string) =>
-  page.getByRole('list', { name: 'Conversation' }).locator(`.step[data-tool="${tool}"]`).last()
 const lastAnswer = (page: Page) => page.locator('.bubble--assistant').last()
 
 /** What has focus, in words a test can compare. */

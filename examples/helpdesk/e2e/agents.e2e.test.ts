@@ -1,10 +1,13 @@
 import type { Browser, Page } from 'playwright'
 import type { Ticket } from '../shared/ticket.ts'
 import {
+  ask,
+  dialog,
   freshDataDir,
   launchChromium,
   removeDir,
   startHelpdesk,
+  step,
   type RunningHelpdesk,
 } from './harness.ts'
 
@@ -41,18 +44,6 @@ async function getTicket(id: number): Promise<{ status: number; ticket?: Ticket 
   const response = await fetch(`${app.url}/api/tickets/${id}`)
   return { status: response.status, ticket: response.ok ? await response.json() : undefined }
 }
-
-/** Types a request into the assistant panel and sends it. */
-async function ask(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message the assistant' })
-  await box.fill(text)
-  await box.press('Enter')
-}
-
-/** The transcript's step for a tool (the last one, when it ran more than once). */
-const step = (page: Page, tool: string) =>
-  page.getByRole('list', { name: 'Conversation' }).locator(`.step[data-tool="${tool}"]`).last()
-const dialog = (page: Page) => page.getByRole('alertdialog')
 
 describe('the in-app assistant (scripted planner over the in-page bridge)', () => {
   it('asks before closing a ticket, and closes it once approved in the dialog', async () => {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright'
 import type { Ticket, TicketList } from '../shared/ticket.ts'
-import { authenticatorOn, helpdeskSuite } from './harness.ts'
+import { ask, authenticatorOn, dialog, helpdeskSuite, step } from './harness.ts'
 
 // What the person is asked, and what they are not asked again: grants only where repeating is
 // harmless, shown in the conversation with Revoke; a question when the assistant cannot tell two
@@ -30,15 +30,6 @@ async function activeTickets(): Promise<number[]> {
   return tickets.filter((t) => !/printer/i.test(t.title)).map((t) => t.id)
 }
 
-async function ask(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message the assistant' })
-  await box.fill(text)
-  await box.press('Enter')
-}
-
-const step = (page: Page, tool: string) =>
-  page.getByRole('list', { name: 'Conversation' }).locator(`.step[data-tool="${tool}"]`).last()
-const dialog = (page: Page) => page.getByRole('alertdialog')
 const closes = (page: Page) =>
   page.getByRole('list', { name: 'Conversation' }).locator('.step[data-tool="tickets.close"]')
 const state = (page: Page, tool: string) => step(page, tool).locator('.step__state').textContent()

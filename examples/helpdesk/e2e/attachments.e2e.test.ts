@@ -1,10 +1,13 @@
 import type { Browser, Page } from 'playwright'
 import type { Ticket, TicketList } from '../shared/ticket.ts'
 import {
+  ask,
+  dialog,
   freshDataDir,
   launchChromium,
   removeDir,
   startHelpdesk,
+  step,
   type RunningHelpdesk,
 } from './harness.ts'
 
@@ -62,16 +65,6 @@ async function paste(
   }, file)
 }
 
-/** Types a request into the assistant panel and sends it. */
-async function ask(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message the assistant' })
-  await box.fill(text)
-  await box.press('Enter')
-}
-
-const step = (page: Page, tool: string) =>
-  page.getByRole('list', { name: 'Conversation' }).locator(`.step[data-tool="${tool}"]`).last()
-const dialog = (page: Page) => page.getByRole('alertdialog')
 const lastAnswer = (page: Page) => page.locator('.bubble--assistant').last()
 
 describe('“attach the screenshot I just pasted”', () => {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type CDPSession } from 'playwright'
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright'
 import { chromiumLaunchOptions } from '../../../scripts/chromium.mjs'
 
 /** The repository root, where `npm start` is run. */
@@ -189,3 +189,17 @@ export async function authenticatorOn(cdp: CDPSession) {
       cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
   }
 }
+
+/** Types a request into the assistant panel and sends it. */
+export async function ask(page: Page, text: string) {
+  const box = page.getByRole('textbox', { name: 'Message the assistant' })
+  await box.fill(text)
+  await box.press('Enter')
+}
+
+/** The transcript's step for a tool (the last one, when it ran more than once). */
+export const step = (page: Page, tool: string) =>
+  page.getByRole('list', { name: 'Conversation' }).locator(`.step[data-tool="${tool}"]`).last()
+
+/** The confirmation dialog on the page. */
+export const dialog = (page: Page) => page.getByRole('alertdialog')

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Browser, Page } from 'playwright'
 import {
+  ask,
   freshDataDir,
   launchChromium,
   removeDir,
@@ -152,12 +153,6 @@ async function openPage(): Promise<Page> {
   await page.goto(`${app.url}/`)
   await page.getByText('Model: stub-model-1').waitFor()
   return page
-}
-
-async function ask(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message the assistant' })
-  await box.fill(text)
-  await box.press('Enter')
 }
 
 describe('the assistant with a model (chat completions through the example server)', () => {

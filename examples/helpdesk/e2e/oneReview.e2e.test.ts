@@ -1,10 +1,12 @@
-import type { Browser, Locator, Page } from 'playwright'
+import type { Browser, Locator } from 'playwright'
 import type { Ticket } from '../shared/ticket.ts'
 import {
+  dialog,
   freshDataDir,
   launchChromium,
   removeDir,
   startHelpdesk,
+  step,
   type RunningHelpdesk,
 } from './harness.ts'
 
@@ -36,10 +38,6 @@ async function ticketsTitled(title: string): Promise<Ticket[]> {
   const body = (await response.json()) as { tickets: Ticket[] }
   return body.tickets.filter((ticket) => ticket.title === title)
 }
-
-const dialog = (page: Page) => page.getByRole('alertdialog')
-const step = (page: Page, tool: string) =>
-  page.getByRole('list', { name: 'Conversation' }).locator(`.step[data-tool="${tool}"]`).last()
 
 /**
  * Whether the whole of `element` is visible: inside the window and inside every box that clips

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright'
-import { helpdeskSuite } from './harness.ts'
+import { ask, helpdeskSuite } from './harness.ts'
 
 // The assistant on a phone: its notices never cover where the person types, and a form it fills
 // is on screen without a tap.
@@ -25,12 +25,6 @@ async function open(viewport = PHONE, hash = ''): Promise<{ context: BrowserCont
 async function openAssistant(page: Page) {
   await page.getByRole('button', { name: 'Assistant', exact: true }).click()
   await page.getByRole('complementary', { name: 'Assistant' }).waitFor()
-}
-
-async function ask(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message the assistant' })
-  await box.fill(text)
-  await box.press('Enter')
 }
 
 type Box = { x: number; y: number; width: number; height: number }

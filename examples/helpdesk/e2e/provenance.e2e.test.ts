@@ -1,6 +1,8 @@
 import { createRequire } from 'node:module'
 import type { Browser, Page } from 'playwright'
 import {
+  ask,
+  dialog,
   freshDataDir,
   launchChromium,
   removeDir,
@@ -47,14 +49,7 @@ async function openPage(hash = '', colorScheme: 'light' | 'dark' = 'light'): Pro
   return page
 }
 
-async function ask(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message the assistant' })
-  await box.fill(text)
-  await box.press('Enter')
-}
-
 const form = (page: Page) => page.getByRole('form', { name: 'New ticket' })
-const dialog = (page: Page) => page.getByRole('alertdialog')
 const marks = (page: Page) => form(page).locator('[data-agent-filled]')
 const mark = (page: Page, path: string) => form(page).locator(`[data-agent-filled="${path}"]`)
 

@@ -2,10 +2,13 @@ import { createRequire } from 'node:module'
 import type { Browser, BrowserContext, Page } from 'playwright'
 import type { Ticket } from '../shared/ticket.ts'
 import {
+  ask,
+  dialog,
   freshDataDir,
   launchChromium,
   removeDir,
   startHelpdesk,
+  step,
   type RunningHelpdesk,
 } from './harness.ts'
 
@@ -55,17 +58,8 @@ async function getTicket(id: number): Promise<{ status: number; ticket?: Ticket 
   return { status: response.status, ticket: response.ok ? await response.json() : undefined }
 }
 
-async function ask(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message the assistant' })
-  await box.fill(text)
-  await box.press('Enter')
-}
-
-const dialog = (page: Page) => page.getByRole('alertdialog')
 const rows = (page: Page) => page.getByRole('list', { name: 'Tickets' })
 const row = (page: Page, id: number) => rows(page).locator(`[data-ticket-id="${id}"]`)
-const step = (page: Page, tool: string) =>
-  page.getByRole('list', { name: 'Conversation' }).locator(`.step[data-tool="${tool}"]`).last()
 
 /** How far the page scrolls sideways: 0 when nothing is wider than the screen. */
 const sideways = (page: Page) =>

@@ -128,15 +128,16 @@ async function titleAfterRestart(
 
 const namedPids = (text: string) => [...text.matchAll(/process (\d+)/g)].map((m) => Number(m[1]))
 
+// Each test starts on a data directory of its own, removed after it.
+let dataDir: string
+
+beforeEach(() => {
+  dataDir = freshDataDir()
+})
+
+afterEach(() => removeDir(dataDir))
+
 describe('a second npm start while one runs', () => {
-  let dataDir: string
-
-  beforeEach(() => {
-    dataDir = freshDataDir()
-  })
-
-  afterEach(() => removeDir(dataDir))
-
   it('refuses the taken port, names the process holding it, and wipes nothing', async () => {
     const port = await freePort()
     // HELPDESK_KEEP_DATA=0: every start empties the directory, as the default one does.
@@ -208,14 +209,6 @@ describe('a second npm start while one runs', () => {
 })
 
 describe('two npm starts on one data directory', () => {
-  let dataDir: string
-
-  beforeEach(() => {
-    dataDir = freshDataDir()
-  })
-
-  afterEach(() => removeDir(dataDir))
-
   it('started at the same moment on two ports: one serves, the other refuses', async () => {
     const ports = [await freePort(), await freePort()]
     const starts = ports.map((port) =>
@@ -272,7 +265,6 @@ describe('two npm starts on one data directory', () => {
 
 describe('npm start -- --port N', () => {
   it('serves the app and its API on N, over PORT', async () => {
-    const dataDir = freshDataDir()
     const port = await freePort()
     const ignored = await freePort()
     const app = npmStart(['--', '--port', String(port)], {
@@ -289,7 +281,6 @@ describe('npm start -- --port N', () => {
       expect(app.output().replace(/\u001b\[[0-9;]*m/g, '')).toContain(`http://localhost:${port}/`)
     } finally {
       await app.stop()
-      removeDir(dataDir)
     }
   }, 120_000)
 })

@@ -2,7 +2,7 @@ import type { Page } from 'playwright'
 import { pageUnderTest, type PageUnderTest } from '@toolmark/core/testing'
 import type { Ticket, TicketList } from '../shared/ticket.ts'
 import { NEW_TICKET_TOUR } from '../src/tours.ts'
-import { helpdeskSuite } from './harness.ts'
+import { ask, helpdeskSuite } from './harness.ts'
 
 // Guided tours of the new-ticket form, in each mode, with the app's own <TourOverlay />: started
 // by the assistant ("show me how to file a ticket") or, for `show` and `do`, by the tools fixture
@@ -22,12 +22,6 @@ async function openPage(): Promise<{ page: Page; tools: PageUnderTest; errors: s
   await tools.waitForTool('tour.start', { timeoutMs: 20_000 })
   await tools.waitForTool('ticket.fill', { timeoutMs: 20_000 })
   return { page, tools, errors }
-}
-
-async function ask(page: Page, text: string) {
-  const box = page.getByRole('textbox', { name: 'Message the assistant' })
-  await box.fill(text)
-  await box.press('Enter')
 }
 
 async function tickets(): Promise<Ticket[]> {

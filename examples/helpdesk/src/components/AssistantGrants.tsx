@@ -9,6 +9,20 @@ export function useAssistantGrants() {
 
 const what = (grant: Grant) => grant.title ?? grant.tool
 
+/** Ends one grant: the next call it would have covered asks again. */
+function RevokeButton({ grant, onRevoke }: { grant: Grant; onRevoke(id: string): void }) {
+  return (
+    <button
+      type="button"
+      className="button button--small"
+      aria-label={`Revoke “${what(grant)}” for this session`}
+      onClick={() => onRevoke(grant.id)}
+    >
+      Revoke
+    </button>
+  )
+}
+
 /**
  * Under a step that ran without asking: whose approval let it through, and Revoke while that
  * grant lives (the next such call then asks again).
@@ -29,15 +43,7 @@ export function StepGrant({
       {current ? (
         <>
           {' '}
-          (“{what(current)}” for this session).{' '}
-          <button
-            type="button"
-            className="button button--small"
-            aria-label={`Revoke “${what(current)}” for this session`}
-            onClick={() => onRevoke(current.id)}
-          >
-            Revoke
-          </button>
+          (“{what(current)}” for this session). <RevokeButton grant={current} onRevoke={onRevoke} />
         </>
       ) : (
         '. That approval has ended: the next such request asks you again.'
@@ -66,14 +72,7 @@ export function AssistantGrants({
           <li key={grant.id}>
             {what(grant)}
             {grant.uses > 0 ? ` (used ${grant.uses} time${grant.uses === 1 ? '' : 's'})` : ''}{' '}
-            <button
-              type="button"
-              className="button button--small"
-              aria-label={`Revoke “${what(grant)}” for this session`}
-              onClick={() => onRevoke(grant.id)}
-            >
-              Revoke
-            </button>
+            <RevokeButton grant={grant} onRevoke={onRevoke} />
           </li>
         ))}
       </ul>
