@@ -47,15 +47,22 @@ export interface AgUiResumeOutcome {
 
 /** A conversation with an AG-UI agent whose frontend tools are the page's tools. */
 export interface AgUiSession {
-  /** Adds a user message (when given) and runs the agent until it answers, is interrupted or fails. */
+  /**
+   * Adds a user message (when given) and runs the agent until it answers, is interrupted or fails.
+   * After a Stop, the calls it kept answer first (see `stop`).
+   */
   send(text?: string): Promise<AgUiTurnOutcome>
   /** Answers open interrupts (AG-UI `ResumeEntry` shapes); the turn goes on once all are answered. */
   resume(entries: readonly AgUiResumeEntry[]): Promise<AgUiResumeOutcome>
-  /** Stop: aborts the run and every call in it; withdraws the turn's pending approvals. */
+  /**
+   * Stop: aborts the run and every call in it; withdraws the turn's pending approvals. A call the
+   * person already approved runs on: the next `send` waits for its real result and sends it as its
+   * tool message before the user's message, so the model never repeats what was done.
+   */
   stop(): void
   subscribe(listener: () => void): () => void
   getSnapshot(): AgUiSessionSnapshot
-  /** Stops and forgets the registry's events. */
+  /** Stops, forgets the calls a Stop kept, and forgets the registry's events. */
   dispose(): void
 }
 
@@ -79,21 +86,31 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   let controller: AbortController | undefined
   let turn: Promise<AgUiTurnOutcome> | undefined
   const agentInterrupts = new AgentInterrupts()
-  let stopConfirmEvents: (() => void) | undefined
 
   const openInterrupts = (): AgUiInterrupt[] => [...held.interrupts(), ...agentInterrupts.open]
 
   /** Something about the held calls changed: the waiting turn looks again, or the interrupts do. */
   function changed(): void {
     held.wakeTurn()
-    if (state.status === 'interrupted') void settleIfAnswered()
+    // A stopped turn (`turn` gone) never goes on, whatever its withdrawals tell.
+    if (turn && state.status === 'interrupted') void settleIfAnswered()
   }
 
   /** Runs the agent until it stops needing the page; the heart of a turn. */
   async function drive(
     signal: AbortSignal,
     firstResume: AgUiResumeEntry[] | undefined,
+    text?: string,
   ): Promise<AgUiTurnOutcome> {
+    if (held.owing) {
+      // What a Stop kept (an approved run) answers its call first, ahead of the new message.
+      await held.untilKeptOver(signal)
+      if (signal.aborted) return { type: 'cancelled' }
+      held.sendKeptTo(agent)
+    }
+    if (typeof text === 'string' && text !== '') {
+      agent.addMessage({ id: randomId('tm_'), role: 'user', content: text })
+    }
     let resume = firstResume
     for (let run = 0; ; run++) {
       if (held.items.length > 0) {
@@ -123,12 +140,14 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   }
 
   /** Starts (or goes on with) a turn; one at a time. */
-  function startTurn(resume: AgUiResumeEntry[] | undefined): Promise<AgUiTurnOutcome> {
+  function startTurn(
+    resume: AgUiResumeEntry[] | undefined,
+    text?: string,
+  ): Promise<AgUiTurnOutcome> {
     const own = new AbortController()
     controller = own
-    stopConfirmEvents ??= tm.events.on('confirm', held.onConfirm)
     state.move('running', [])
-    const current = drive(own.signal, resume).then(
+    const current = drive(own.signal, resume, text).then(
       (outcome): AgUiTurnOutcome | Promise<AgUiTurnOutcome> => {
         if (controller !== own) return outcome
         if (outcome.type === 'interrupt') {
@@ -149,8 +168,6 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   function endTurn(): void {
     turn = undefined
     controller = undefined
-    stopConfirmEvents?.()
-    stopConfirmEvents = undefined
   }
 
   /**
@@ -180,10 +197,7 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   return {
     send(text) {
       if (turn) return Promise.resolve({ type: 'busy' })
-      if (typeof text === 'string' && text !== '') {
-        agent.addMessage({ id: randomId('tm_'), role: 'user', content: text })
-      }
-      return startTurn(undefined)
+      return startTurn(undefined, text)
     },
 
     async resume(entries) {
@@ -210,6 +224,9 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
     stop,
     subscribe: state.subscribe,
     getSnapshot: state.getSnapshot,
-    dispose: stop,
+    dispose() {
+      stop()
+      held.dispose()
+    },
   }
 }

@@ -1,3 +1,4 @@
+import { isPlainObject } from '../base/guards'
 import { invalid, refuse } from '../base/results'
 import { callForChat, chatToolResult } from '../ai-sdk/callForChat'
 import type { Phase } from '../call/call'
@@ -32,16 +33,22 @@ export interface Held {
   approvalId?: string
   /** Told when the approved run asks a question (see `AgUiSession.resume`). */
   onAsk?: (question: AgUiInterrupt) => void
+  /** Kept through a Stop (see `HeldCalls.stop`): its tool message goes back before the next run. */
+  kept?: true
 }
 
 /**
  * The page's share of a turn: the calls the last run left for it, in the order the model made
  * them, until their tool messages go back; the same calls by the registry's call id and by the id
  * of their open interrupt. It is the only writer of their state, and wakes the turn waiting on
- * them (`untilQuiet`) at each change.
+ * them (`untilQuiet`) at each change. It follows the registry's `confirm` events while it holds a
+ * call whose entries may still move (`interrupt` mode).
  */
 export class HeldCalls {
   #items: Held[] = []
+  /** Calls a Stop kept because they went ahead; they answer first in the next turn. */
+  #kept: Held[] = []
+  #stopFollowing: (() => void) | undefined
   readonly #byCallId = new Map<string, Held>()
   readonly #byInterrupt = new Map<string, Held>()
   #wake: (() => void) | undefined
@@ -70,6 +77,10 @@ export class HeldCalls {
       phase: 'checking' as const,
       done: false,
     }))
+    // Their entries are known by the call ids they get once they start.
+    if (this.#mode === 'interrupt') {
+      this.#stopFollowing ??= this.#tm.events.on('confirm', this.#onConfirm)
+    }
     return this.#items
   }
 
@@ -160,6 +171,7 @@ export class HeldCalls {
     // A question still open when its call ended (stopped, say) holds nothing any more.
     if (item.interrupt) this.#byInterrupt.delete(item.interrupt.id)
     item.interrupt = undefined
+    if (item.kept) this.#unfollowIfIdle()
   }
 
   /** The call waits for a person on this entry: its interrupt is open. */
@@ -176,10 +188,15 @@ export class HeldCalls {
    * Whoever answers (`resume`, the dialog, the store) and however an entry ends, its interrupt
    * closes here.
    */
-  readonly onConfirm = (event: ConfirmEvent): void => {
+  readonly #onConfirm = (event: ConfirmEvent): void => {
     const { entry } = event
     const item = this.#byCallId.get(entry.callId)
     if (!item || item.done) return
+    if (event.type === 'requested' && item.kept) {
+      // Stopped: nobody is there to answer, so a run that asks now is declined at once.
+      void this.#tm.confirmations.reject(entry.id, 'cancelled')
+      return
+    }
     if (event.type === 'requested') {
       if (item.interrupt) {
         // A run asks only once its approval is given: the question takes the approval's place.
@@ -237,22 +254,83 @@ export class HeldCalls {
    * Stops every held call: aborting a call withdraws its question or inline approval; a deferred
    * approval outlives its call and is withdrawn too (`cancelled operator` in the store), and an
    * approved run, a call of its own the abort does not reach, has its question declined.
+   *
+   * A call whose approval was already given is kept, like every call not waiting on a person: an
+   * approved run goes on after the Stop, and the model must read its real result, or it may do
+   * it again (a payment, say). Each kept call that ends with something other than `cancelled`
+   * answers before the next run (`sendKeptTo`); a call whose approval was still open ends as it
+   * always did, withdrawn, with no tool message.
    */
   stop(): void {
     for (const item of this.#items) {
+      // Read before the withdrawal below takes a pending entry out of the store too.
+      const unanswered =
+        item.approvalId !== undefined && this.#tm.confirmations.get(item.approvalId) !== undefined
       item.controller.abort()
       if (item.interrupt && item.approvalId) {
         void this.#tm.confirmations.reject(item.interrupt.id, 'cancelled')
+      }
+      if (!unanswered) {
+        item.kept = true
+        this.#kept.push(item)
       }
     }
     this.#forget()
     this.#wakeTurn()
   }
 
+  /** Whether calls kept through a Stop still owe the agent their tool messages. */
+  get owing(): boolean {
+    return this.#kept.length > 0
+  }
+
+  /** Until every call kept through a Stop is over (or this turn is stopped too). */
+  async untilKeptOver(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted && !this.#kept.every((item) => item.done)) {
+      await new Promise<void>((resolve) => (this.#wake = resolve))
+    }
+  }
+
+  /**
+   * Adds the tool message of each call kept through a Stop that went ahead (its result is not
+   * `cancelled`), in the order of the calls, and forgets them all.
+   */
+  sendKeptTo(agent: AgUiAgent): void {
+    for (const item of this.#kept) {
+      if (item.done && !wasCancelled(item.content)) {
+        addToolMessage(agent, item.toolCallId, item.content)
+      }
+    }
+    this.#dropKept()
+  }
+
+  /** Forgets the calls kept through a Stop too: nothing follows the registry's events any more. */
+  dispose(): void {
+    this.stop()
+    this.#dropKept()
+  }
+
+  #dropKept(): void {
+    for (const item of this.#kept) if (item.callId) this.#byCallId.delete(item.callId)
+    this.#kept = []
+    this.#unfollowIfIdle()
+  }
+
   #forget(): void {
     this.#items = []
-    this.#byCallId.clear()
     this.#byInterrupt.clear()
+    // A kept call is still known by its id until its approved run ends.
+    for (const [callId, item] of this.#byCallId) {
+      if (!item.kept || item.done) this.#byCallId.delete(callId)
+    }
+    this.#unfollowIfIdle()
+  }
+
+  /** Stops following the registry once no held or kept call can move any more. */
+  #unfollowIfIdle(): void {
+    if (this.#items.length > 0 || this.#kept.some((item) => !item.done)) return
+    this.#stopFollowing?.()
+    this.#stopFollowing = undefined
   }
 
   #wakeTurn(): void {
@@ -265,6 +343,10 @@ export class HeldCalls {
     return this.#tm.describe(name, { caller: 'inapp' })?.hints.untrustedContent === true
   }
 }
+
+/** Whether a tool message's content says the call was cancelled (it did nothing). */
+const wasCancelled = (content: unknown): boolean =>
+  isPlainObject(content) && content.status === 'cancelled'
 
 /** Resolves when the held call's approved run asks a question. */
 function asked(item: Held): Promise<ToolResult> {
