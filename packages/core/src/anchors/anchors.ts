@@ -25,6 +25,16 @@ export interface AnchorSource {
 /** The events a person's work shows in, listened to on the document while anchors exist. */
 const INTERACTIONS = ['input', 'change', 'click', 'submit'] as const
 
+/** How long after a person's click or Enter a form's submit still counts as theirs. */
+const ACTIVATION_WINDOW_MS = 1000
+
+/** A person's last click, or Enter in a text field: what it landed on, and when (`Date.now()`). */
+interface Activation {
+  kind: 'click' | 'enter'
+  target: Element
+  at: number
+}
+
 /**
  * A registry's anchors: the sources by tool, newest last, and the document listeners that turn a
  * person's trusted events on them into `interaction` events. The listeners start with the first
@@ -35,6 +45,7 @@ export class Anchors {
   readonly #emit: (event: InteractionEvent) => void
   #count = 0
   #document: Document | undefined
+  #activation: Activation | undefined
 
   constructor(emit: (event: InteractionEvent) => void) {
     this.#emit = emit
@@ -94,12 +105,45 @@ export class Anchors {
     if (!doc || typeof doc.addEventListener !== 'function') return
     this.#document = doc
     for (const type of INTERACTIONS) doc.addEventListener(type, this.#onEvent, true)
+    doc.addEventListener('keydown', this.#onKeydown, true)
   }
 
   #unlisten(): void {
     const doc = this.#document
     this.#document = undefined
     for (const type of INTERACTIONS) doc?.removeEventListener(type, this.#onEvent, true)
+    doc?.removeEventListener('keydown', this.#onKeydown, true)
+    this.#activation = undefined
+  }
+
+  /** Enter in a field submits its form (implicit submission): it activates like a click. */
+  readonly #onKeydown = (event: Event): void => {
+    if (!event.isTrusted || (event as KeyboardEvent).key !== 'Enter') return
+    const target = event.target as Element | null
+    if (target?.tagName === 'INPUT') this.#activation = { kind: 'enter', target, at: Date.now() }
+  }
+
+  /**
+   * Whether a trusted `submit` is the person's. Browsers mark every submit trusted, even one that
+   * `form.requestSubmit()` or a script's `button.click()` set off, so trust alone does not tell.
+   * It counts only right after (`ACTIVATION_WINDOW_MS`) the person's own trusted click on the
+   * submit's submitter, or their Enter in a field of that form; and, where the browser tells
+   * (`navigator.userActivation`), while it still holds their activation. One activation counts
+   * for one submit at most, so a script cannot submit again on the person's click.
+   */
+  #personSubmitted(event: Event, form: Element): boolean {
+    const last = this.#activation
+    this.#activation = undefined
+    if (!last || Date.now() - last.at > ACTIVATION_WINDOW_MS) return false
+    const submitter = (event as SubmitEvent).submitter as Element | null | undefined
+    const activated =
+      last.kind === 'click'
+        ? submitter != null && submitter.contains(last.target)
+        : (last.target as { form?: unknown }).form === form
+    if (!activated) return false
+    const nav = (globalThis as { navigator?: { userActivation?: { isActive?: boolean } } })
+      .navigator
+    return safely(() => nav?.userActivation?.isActive) !== false
   }
 
   /** A person's event: one `interaction` per tool it landed in, naming the field when it has one. */
@@ -109,6 +153,8 @@ export class Anchors {
     const target = event.target as Element | null
     if (!target || typeof (target as Element).closest !== 'function') return
     const type = event.type as InteractionEvent['type']
+    if (type === 'click') this.#activation = { kind: 'click', target, at: Date.now() }
+    if (type === 'submit' && !this.#personSubmitted(event, target)) return
     for (const [tool, list] of [...this.#sources]) {
       let found: string | undefined
       for (const source of list) {

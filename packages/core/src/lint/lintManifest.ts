@@ -28,7 +28,9 @@ export interface LintReport {
    * Rules that could not judge some tool because the manifest lacks a fact they need: a page
    * read through the bridge, or a plain `tm.manifest({ detail: 'full' })`, says neither which
    * tools have a `summary` (`summary-missing`) nor which fields they redact
-   * (`sensitive-unmarked`). Empty for `lintManifestOf(tm)`, which carries both.
+   * (`sensitive-unmarked`). Empty for `lintManifestOf(tm)`, which carries both. The text rules
+   * (`description-hidden-text`, `description-injection`) are listed for a tool whose schemas are
+   * too deep or too large to read whole.
    */
   notChecked: LintRuleId[]
 }

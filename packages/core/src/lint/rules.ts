@@ -5,6 +5,7 @@ import type { JsonSchema, ManifestEntry } from '../types'
 import { actInDescription, actInName } from './consequentialWords'
 import { firstOverlaps } from './firstOverlaps'
 import { hiddenCharacters, instructionsToModel } from './hiddenText'
+import { modelTexts } from './modelTexts'
 
 /** How much a finding matters: an `error` fails the lint (exit 1), a `warning` does not. */
 export type LintSeverity = 'error' | 'warning'
@@ -154,23 +155,6 @@ function coveredBy(patterns: readonly string[], path: string): boolean {
 const isMarkedInSchema = (schema: JsonSchema) =>
   schema.writeOnly === true || schema.format === 'password'
 
-/** The texts of a tool a model reads: its description, its title, its fields' descriptions. */
-function modelTexts(tool: LintEntry): { what: string; path?: string; text: string }[] {
-  const out: { what: string; path?: string; text: string }[] = []
-  if (typeof tool.description === 'string')
-    out.push({ what: 'description', text: tool.description })
-  if (typeof tool.title === 'string') out.push({ what: 'title', text: tool.title })
-  for (const field of fields(tool.inputSchema)) {
-    for (const key of ['description', 'title'] as const) {
-      const text = field.schema[key]
-      if (typeof text === 'string') {
-        out.push({ what: `input field "${field.path}" ${key}`, path: field.path, text })
-      }
-    }
-  }
-  return out
-}
-
 /** The input's one-line signature; undefined for a schema it cannot render (a malformed one). */
 function fullSignature(schema: JsonSchema): string | undefined {
   try {
@@ -225,10 +209,13 @@ export const RULES: readonly LintRule[] = [
   {
     id: 'description-hidden-text',
     severity: 'error',
-    description: 'Descriptions hold no characters a person cannot see (zero-width, bidi, tags).',
-    check({ tools, report }) {
+    description:
+      'No text a model reads (descriptions, titles, schema values) holds characters a person cannot see (zero-width, bidi, tags).',
+    check({ tools, report, unknown }) {
       for (const tool of tools) {
-        for (const { what, path, text } of modelTexts(tool)) {
+        const { texts, complete } = modelTexts(tool)
+        if (!complete) unknown(tool.name)
+        for (const { what, path, text } of texts) {
           const hidden = hiddenCharacters(text)
           if (hidden.length === 0) continue
           const shown = hidden.length > 5 ? `${hidden.slice(0, 5).join(', ')}…` : hidden.join(', ')
@@ -245,10 +232,13 @@ export const RULES: readonly LintRule[] = [
   {
     id: 'description-injection',
     severity: 'error',
-    description: 'Descriptions describe the tool; they do not address the model with instructions.',
-    check({ tools, report }) {
+    description:
+      'No text a model reads (descriptions, titles, schema values) addresses it with instructions.',
+    check({ tools, report, unknown }) {
       for (const tool of tools) {
-        for (const { what, path, text } of modelTexts(tool)) {
+        const { texts, complete } = modelTexts(tool)
+        if (!complete) unknown(tool.name)
+        for (const { what, path, text } of texts) {
           const phrase = instructionsToModel(text)
           if (phrase === undefined) continue
           report({

@@ -19,7 +19,7 @@ export function formatText(source: string, report: LintReport): string {
   )
   if (report.notChecked.length > 0) {
     lines.push(
-      `not checked (the input does not say which tools have a summary or which fields they redact; lint JSON.stringify(lintManifestOf(tm)) for these): ${report.notChecked.join(', ')}`,
+      `not checked (the input does not say which tools have a summary or which fields they redact, lint JSON.stringify(lintManifestOf(tm)) for these; or a schema is too deep or too large to read whole): ${report.notChecked.join(', ')}`,
     )
   }
   return `${lines.join('\n')}\n`
