@@ -43,6 +43,8 @@ export interface McpPairingLabels {
   unreachable: string
   /** This page has no WebSocket or no WebCrypto (not a secure context). */
   unsupported: string
+  /** The `port` prop is not a port (production; development throws); `{port}` is replaced. */
+  invalidPort: string
 }
 
 const DEFAULT_LABELS: McpPairingLabels = {
@@ -65,6 +67,8 @@ const DEFAULT_LABELS: McpPairingLabels = {
     'No toolmark-mcp answered on port {port}. Check that your MCP client is running it, then connect again.',
   unsupported:
     'This page cannot connect: pairing needs WebSocket and WebCrypto (https, or http on localhost).',
+  invalidPort:
+    'This page is set up with "{port}" as the toolmark-mcp port, which is not a port (a whole number from 1 to 65535), so it connects nowhere.',
 }
 
 /** Props of {@link McpPairing}; other props go to the root `<form>`. */
@@ -74,8 +78,12 @@ export interface McpPairingProps extends Omit<
 > {
   /** The registry to use instead of the nearest `<ToolProvider>`'s. */
   toolmark?: Toolmark
-  /** Port of `toolmark-mcp` (default 17840, its `--port`). */
-  port?: number
+  /**
+   * Port of `toolmark-mcp` (default 17840, its `--port`): a whole number from 1 to 65535, as a
+   * number or a string of digits. Anything else throws in development; in production the form
+   * says so and connects nowhere.
+   */
+  port?: number | string
   /** Overrides any of the visible strings. */
   labels?: Partial<McpPairingLabels>
   /** Called on every status change; `'idle'` means no pairing is running. */
@@ -86,13 +94,18 @@ export interface McpPairingProps extends Omit<
   storage?: TokenStorage
 }
 
-function message(state: McpPairingSnapshot, labels: McpPairingLabels, port: number): string {
+function message(
+  state: McpPairingSnapshot,
+  labels: McpPairingLabels,
+  port: number | string,
+): string {
   const text = (label: string) => label.replace(/\{port\}/g, String(port))
   if (state.status !== 'rejected') return text(labels[state.status])
   if (state.reason === 'expired_code') return labels.expired
   if (state.reason === 'bad_token') return labels.sessionEnded
   if (state.reason === 'no_code') return labels.idle
   if (state.reason === 'unsupported') return labels.unsupported
+  if (state.reason === 'invalid_port') return text(labels.invalidPort)
   return labels.rejected
 }
 

@@ -2,7 +2,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { RequestTaskStore } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListToolsRequestSchema,
+  McpError,
   type CallToolResult,
   type ProgressNotification,
   type ProgressToken,
@@ -62,6 +64,8 @@ export interface McpServerOptions {
    * notification is sent after this many ms without one (default 10 000; 0 sends none).
    */
   progressIntervalMs?: number
+  /** Tasks kept at once, working and finished (default 1 000, `MAX_LIVE_TASKS`). */
+  maxTasks?: number
 }
 
 /** The MCP side: lists and calls the paired page's tools, or the pairing tool while unpaired. */
@@ -159,7 +163,7 @@ interface TaskStores {
  */
 async function callAsTask(
   call: PageCall,
-  ttl: number | null,
+  ttl: number | undefined,
   stores: TaskStores,
 ): Promise<{ task: Task }> {
   const { link, entry } = call
@@ -233,7 +237,7 @@ async function callInRequest(
 export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
   // Tasks (MCP 2025-11-25, experimental in the SDK): a client that declares them gets a task for
   // a call that waits on a person, and polls it instead of holding one request open.
-  const taskStore = new EndingTaskStore()
+  const taskStore = new EndingTaskStore({ maxTasks: options.maxTasks })
   const mcp = new McpServer(
     { name: options.name, version: options.version },
     {
@@ -265,6 +269,13 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
   /** Whether the connected client declared the tasks capability. */
   const clientTakesTasks = () => mcp.server.getClientCapabilities()?.tasks !== undefined
 
+  /**
+   * Whether a tool is listed with `execution.taskSupport`: the one rule for the listing and for
+   * a call sent with `task`, so no call runs as a task unless the listing offered it.
+   */
+  const takesTasks = (entry: ManifestEntry | undefined) =>
+    clientTakesTasks() && waitsOnPerson(entry)
+
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => {
     const link = page
     if (!link) return { tools: [PAIRING_TOOL] }
@@ -274,7 +285,7 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
     // the flag goes on copies.
     return {
       tools: tools.map((tool) =>
-        waitsOnPerson(listing.shown(tool.name))
+        takesTasks(listing.shown(tool.name))
           ? { ...tool, execution: { taskSupport: 'optional' as const } }
           : tool,
       ),
@@ -287,6 +298,14 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
     // A call may come right after pairing, before the page's first manifest arrived.
     if (link && !link.manifest()) await waitForManifest(link)
     const entry = link ? listing.lookup(link, name) : undefined
+    const taskParams = request.params.task
+    // A tool not listed with `taskSupport` forbids tasks: the specification's answer is -32601.
+    if (taskParams && !takesTasks(entry)) {
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `"${name}" cannot run as a task: only tools listed with execution.taskSupport can. Call it without "task", or list the tools again.`,
+      )
+    }
 
     if (name === PAIRING_TOOL_NAME && !entry) return pairingToolResult(options.pairingInfo(), link)
     if (!link) {
@@ -313,9 +332,8 @@ export function createMcpServer(options: McpServerOptions): ToolmarkMcpServer {
         return toMcpResult(result, untrusted, outputCheck(shown?.outputSchema, shownUntrusted))
       },
     }
-    const taskParams = request.params.task
     if (taskParams && extra.taskStore) {
-      return callAsTask(call, taskParams.ttl ?? null, {
+      return callAsTask(call, taskParams.ttl, {
         request: extra.taskStore,
         server: taskStore,
         log: options.log,

@@ -4,20 +4,48 @@ import {
   type CreateTaskOptions,
   type TaskStore,
 } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js'
-import type { Request, RequestId, Result, Task } from '@modelcontextprotocol/sdk/types.js'
+import {
+  ErrorCode,
+  McpError,
+  type Request,
+  type RequestId,
+  type Result,
+  type Task,
+} from '@modelcontextprotocol/sdk/types.js'
 
 /** The longest delay a timer takes; a longer one would fire at once. */
 const MAX_TTL_MS = 2_147_483_647
 
+/**
+ * The time to live of a task whose call asks for none (or for one not above 0): one hour, well
+ * past a confirmation's default expiry (10 minutes), so a person deciding in time is never cut
+ * off, yet a task nobody reads does not stay for the life of the process.
+ */
+export const DEFAULT_TASK_TTL_MS = 3_600_000
+
+/** How many tasks one server keeps at once, working and finished (the default of `maxTasks`). */
+export const MAX_LIVE_TASKS = 1_000
+
+/** Tasks per `tasks/list` page. */
+const TASK_PAGE_SIZE = 10
+
 /** One task as the store holds it. */
 interface Held {
   readonly task: Task
+  /** Its place in creation order: what a `tasks/list` cursor names. */
+  readonly seq: number
   readonly sessionId: string | undefined
   result?: Result
   /** Deletes the task when its time to live runs out. */
   timer?: ReturnType<typeof setTimeout>
   /** Stops the call behind the task, while it runs. */
   end?: () => void
+}
+
+/** Options of {@link EndingTaskStore}. */
+export interface EndingTaskStoreOptions {
+  /** Tasks kept at once, working and finished (default {@link MAX_LIVE_TASKS}). */
+  maxTasks?: number
 }
 
 /**
@@ -30,9 +58,22 @@ interface Held {
  * The time to live counts from creation, and again from the moment the task finished (so a
  * result stays readable that long); then the task is gone, as the specification allows. A task
  * created with a session id is found only for that session (or for a caller naming none).
+ *
+ * It keeps at most `maxTasks`: a new task drops the task that finished first, and is refused
+ * (`-32600`) while every task kept is still working, so no client grows the store without end.
  */
 export class EndingTaskStore implements TaskStore {
   readonly #tasks = new Map<string, Held>()
+  /** The tasks in creation order (`seq` ascending), so a `tasks/list` page starts at its cursor. */
+  readonly #order: Held[] = []
+  /** The finished tasks, the first to finish first: the ones a full store drops. */
+  readonly #finished = new Set<Held>()
+  readonly #maxTasks: number
+  #seq = 0
+
+  constructor(options: EndingTaskStoreOptions = {}) {
+    this.#maxTasks = Math.max(1, options.maxTasks ?? MAX_LIVE_TASKS)
+  }
 
   /**
    * Runs `listener` once when the task ends before its call does: cancelled, or its time to live
@@ -57,6 +98,17 @@ export class EndingTaskStore implements TaskStore {
     _request: Request,
     sessionId?: string,
   ): Promise<Task> {
+    if (this.#tasks.size >= this.#maxTasks) {
+      const oldest = this.#finished.values().next().value
+      if (!oldest) {
+        throw new McpError(
+          ErrorCode.InvalidRequest,
+          `toolmark-mcp keeps at most ${this.#maxTasks} tasks and none of them has finished: wait for one to finish, or cancel one (tasks/cancel), then call again`,
+          { maxTasks: this.#maxTasks },
+        )
+      }
+      this.#delete(oldest)
+    }
     let taskId = randomBytes(16).toString('hex')
     while (this.#tasks.has(taskId)) taskId = randomBytes(16).toString('hex')
     const now = new Date().toISOString()
@@ -69,8 +121,9 @@ export class EndingTaskStore implements TaskStore {
       lastUpdatedAt: now,
       pollInterval: params.pollInterval ?? 1000,
     }
-    const held: Held = { task, sessionId }
+    const held: Held = { task, seq: ++this.#seq, sessionId }
     this.#tasks.set(taskId, held)
+    this.#order.push(held)
     this.#keep(held)
     return { ...task }
   }
@@ -120,25 +173,45 @@ export class EndingTaskStore implements TaskStore {
     cursor?: string,
     sessionId?: string,
   ): Promise<{ tasks: Task[]; nextCursor?: string }> {
-    const PAGE = 10
-    const ids = [...this.#tasks.keys()].filter((id) => this.#find(id, sessionId))
     let start = 0
     if (cursor) {
-      const at = ids.indexOf(cursor)
-      if (at < 0) throw new Error(`Invalid cursor: ${cursor}`)
-      start = at + 1
+      // The cursor is the place of the page's last task, so a page goes on after it even when
+      // that task is gone meanwhile.
+      const after = /^[0-9]{1,15}$/.test(cursor) ? Number(cursor) : Number.NaN
+      if (!(after <= this.#seq)) throw new Error(`Invalid cursor: ${cursor}`)
+      start = this.#indexAfter(after)
     }
-    const page = ids.slice(start, start + PAGE)
-    const tasks = page.map((id) => ({ ...this.#tasks.get(id)!.task }))
-    return start + PAGE < ids.length ? { tasks, nextCursor: page.at(-1)! } : { tasks }
+    const tasks: Task[] = []
+    let last: Held | undefined
+    for (let i = start; i < this.#order.length; i++) {
+      const held = this.#order[i]
+      if (!this.#visible(held, sessionId)) continue
+      if (tasks.length === TASK_PAGE_SIZE) return { tasks, nextCursor: String(last!.seq) }
+      tasks.push({ ...held.task })
+      last = held
+    }
+    return { tasks }
+  }
+
+  /** The index in `#order` of the first task created after `seq`. */
+  #indexAfter(seq: number): number {
+    let low = 0
+    let high = this.#order.length
+    while (low < high) {
+      const mid = (low + high) >>> 1
+      if (this.#order[mid].seq <= seq) low = mid + 1
+      else high = mid
+    }
+    return low
+  }
+
+  #visible(held: Held, sessionId: string | undefined): boolean {
+    return sessionId === undefined || held.sessionId === undefined || held.sessionId === sessionId
   }
 
   #find(taskId: string, sessionId: string | undefined): Held | undefined {
     const held = this.#tasks.get(taskId)
-    if (!held) return undefined
-    const foreign =
-      sessionId !== undefined && held.sessionId !== undefined && held.sessionId !== sessionId
-    return foreign ? undefined : held
+    return held && this.#visible(held, sessionId) ? held : undefined
   }
 
   #found(taskId: string, sessionId: string | undefined): Held {
@@ -150,22 +223,33 @@ export class EndingTaskStore implements TaskStore {
   #move(held: Held, status: Task['status']): void {
     held.task.status = status
     held.task.lastUpdatedAt = new Date().toISOString()
-    if (isTerminal(status)) this.#keep(held)
+    if (isTerminal(status)) {
+      this.#finished.add(held)
+      this.#keep(held)
+    }
   }
 
   /** (Re)starts the time to live. */
   #keep(held: Held): void {
     clearTimeout(held.timer)
-    const ttl = held.task.ttl
-    if (ttl === null) return
-    held.timer = setTimeout(() => this.#expire(held), ttl)
+    held.timer = setTimeout(() => this.#expire(held), held.task.ttl ?? DEFAULT_TASK_TTL_MS)
     held.timer.unref?.()
   }
 
   /** The time to live ran out: the task is gone, and a call still behind it stops now. */
   #expire(held: Held): void {
-    if (this.#tasks.get(held.task.taskId) === held) this.#tasks.delete(held.task.taskId)
+    this.#delete(held)
     this.#end(held)
+  }
+
+  /** Forgets a task everywhere it is kept. */
+  #delete(held: Held): void {
+    clearTimeout(held.timer)
+    if (this.#tasks.get(held.task.taskId) !== held) return
+    this.#tasks.delete(held.task.taskId)
+    this.#finished.delete(held)
+    const at = this.#indexAfter(held.seq - 1)
+    if (this.#order[at] === held) this.#order.splice(at, 1)
   }
 
   #end(held: Held): void {
@@ -179,8 +263,8 @@ export class EndingTaskStore implements TaskStore {
   }
 }
 
-/** A positive whole number of ms, at most what a timer takes; none (unlimited) otherwise. */
-function grantedTtl(ttl: number | null | undefined): number | null {
-  if (typeof ttl !== 'number' || !Number.isFinite(ttl) || ttl <= 0) return null
+/** A positive whole number of ms, at most what a timer takes; the default one otherwise. */
+function grantedTtl(ttl: number | null | undefined): number {
+  if (typeof ttl !== 'number' || Number.isNaN(ttl) || ttl <= 0) return DEFAULT_TASK_TTL_MS
   return Math.min(Math.ceil(ttl), MAX_TTL_MS)
 }

@@ -1,7 +1,8 @@
 /**
  * `@toolmark/mcp/client`: the page side of `toolmark-mcp`. Browser code only (no Node imports).
  */
-export { DEFAULT_MCP_PORT, forgetMcpSession, hasMcpSession, mcpPairing } from './mcpPairing'
+export { forgetMcpSession, hasMcpSession, mcpPairing } from './mcpPairing'
+export { DEFAULT_MCP_PORT } from './mcpPort'
 export type {
   McpPairingOptions,
   McpPairingRejection,

@@ -1,7 +1,6 @@
 import { reportError, type Toolmark } from '@toolmark/core'
 import { createSubscribable } from '@toolmark/core/observers'
 import {
-  DEFAULT_MCP_PORT,
   forgetMcpSession,
   hasMcpSession,
   mcpPairing,
@@ -10,6 +9,7 @@ import {
   type McpPairingStatus,
   type McpPairingStatusDetail,
 } from './mcpPairing'
+import { parseMcpPort } from './mcpPort'
 
 /** Where a page's pairing stands, for a UI: `idle` when no pairing runs. */
 export type McpPairingState = McpPairingStatus | 'idle'
@@ -37,7 +37,11 @@ export interface McpPairingObserver {
    * already running is stopped first.
    */
   connect(code?: string): void
-  /** Resumes the stored session, when there is one; `false` (and nothing starts) otherwise. */
+  /**
+   * Resumes the stored session, when there is one; `false` (and nothing starts) otherwise. With a
+   * `port` that is not a port it starts anyway, so the pairing reports the problem
+   * (`rejected`, `invalid_port`; development throws) instead of staying idle without a word.
+   */
   resume(): boolean
   /** Stops the pairing; the stored session stays, so `resume` can pick it up again. */
   stop(): void
@@ -134,14 +138,15 @@ export function createMcpPairingObserver(
     getSnapshot: () => snapshot,
     connect,
     resume() {
-      if (!hasMcpSession(current.port ?? DEFAULT_MCP_PORT, current.storage)) return false
+      const valid = parseMcpPort(current.port) !== undefined
+      if (valid && !hasMcpSession(current.port, current.storage)) return false
       connect()
       return true
     },
     stop,
     disconnect() {
       stop()
-      forgetMcpSession(current.port ?? DEFAULT_MCP_PORT, current.storage)
+      forgetMcpSession(current.port, current.storage)
     },
     setOptions(options) {
       current = options
