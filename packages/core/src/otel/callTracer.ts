@@ -37,6 +37,8 @@ import {
 /** A tool span that is still open: a call's, or the run of a deferred call a person approved. */
 interface OpenSpan {
   readonly span: OtelSpan
+  /** The tool as telemetry names it (`UNKNOWN_TOOL` for a name no tool had at the call). */
+  readonly tool?: string
   /** The context with this span active, when the app gave its context API. */
   readonly context: OtelContext | undefined
   /** What the call threw, as its last `error` event said. */
@@ -72,6 +74,8 @@ export interface CallTracerOptions {
   readonly seam: CallSeam | undefined
   /** Emits an `error` event on the registry. */
   readonly report: (event: ErrorEvent) => void
+  /** What telemetry names a called tool (`toolNames`): made-up names are one value. */
+  readonly toolName: (tool: string) => string
 }
 
 /**
@@ -84,6 +88,7 @@ export class CallTracer {
   readonly #maxLength: number | undefined
   readonly #seam: CallSeam | undefined
   readonly #report: (event: ErrorEvent) => void
+  readonly #toolName: (tool: string) => string
   readonly #open = new Map<string, OpenCall>()
   /** Spans of deferred confirmations, by confirmation id. */
   readonly #deciding = new Map<string, Decision>()
@@ -96,6 +101,7 @@ export class CallTracer {
     this.#maxLength = options.maxLength
     this.#seam = options.seam
     this.#report = options.report
+    this.#toolName = options.toolName
   }
 
   /** What the call threw, while its span is open: for its measurements. */
@@ -103,19 +109,21 @@ export class CallTracer {
     return this.#open.get(callId)?.thrown
   }
 
+  /** The tool of a result as its call's span named it, for its measurements: the two agree. */
+  toolOf(event: ResultEvent): string {
+    return this.#open.get(event.callId)?.tool ?? this.#toolName(event.tool)
+  }
+
   call(event: CallEvent): void {
-    const attributes = this.#attributes(event.callId, event.tool, event.caller)
+    const tool = this.#toolName(event.tool)
+    const attributes = this.#attributes(event.callId, tool, event.caller)
     if (this.#maxLength !== undefined) {
       attributes['toolmark.input'] = payload(event.input, this.#maxLength)
     }
     // Under the caller's context: an agent's own span (an MCP request's, a chat turn's).
     const parent = this.#api?.context.active()
-    const span = this.#tracer.startSpan(
-      toolSpanName(event.tool),
-      { kind: INTERNAL, attributes },
-      parent,
-    )
-    this.#open.set(event.callId, { span, context: this.#within(parent, span) })
+    const span = this.#tracer.startSpan(toolSpanName(tool), { kind: INTERNAL, attributes }, parent)
+    this.#open.set(event.callId, { span, tool, context: this.#within(parent, span) })
   }
 
   result(event: ResultEvent): void {
@@ -123,10 +131,11 @@ export class CallTracer {
     const state = this.#open.get(event.callId)
     if (!state) {
       // A call begun before this was attached: its span is drawn from its duration.
-      const span = this.#tracer.startSpan(toolSpanName(event.tool), {
+      const tool = this.#toolName(event.tool)
+      const span = this.#tracer.startSpan(toolSpanName(tool), {
         kind: INTERNAL,
         startTime: at - event.durationMs,
-        attributes: this.#attributes(event.callId, event.tool, event.caller),
+        attributes: this.#attributes(event.callId, tool, event.caller),
       })
       this.#finish({ span, context: undefined }, event, at)
       return

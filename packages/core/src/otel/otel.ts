@@ -11,7 +11,7 @@ import type {
   OtelTraceApi,
   OtelTracer,
 } from './otelTypes'
-import { errorTypeOf } from './toolSpans'
+import { errorTypeOf, toolNames } from './toolSpans'
 
 /** Options of `otel()`. */
 export interface OtelOptions {
@@ -31,9 +31,10 @@ export interface OtelOptions {
   /**
    * Puts the call's input and result on its span (`toolmark.input`, `toolmark.result`) as JSON,
    * both redacted the same way (the tool's `sensitive` paths, then every secret-looking name such
-   * as `password`, `token`, `apiKey` or `secret`), each cut to `maxLength` characters (default
-   * 1 024). Default false: payloads may hold personal
-   * data, so they are recorded only when asked.
+   * as `password`, `token`, `apiKey` or `secret`, and credential headers such as `Authorization`,
+   * `Cookie`, `Set-Cookie`, `X-Api-Key` or `X-Session-Id`), each cut to `maxLength` characters
+   * (default 1 024). Default false: payloads may hold personal data, so they are recorded only
+   * when asked.
    */
   recordPayloads?: boolean | { maxLength?: number }
 }
@@ -88,7 +89,7 @@ function readOptions(options: OtelOptions): OtelSettings {
 /** Counts and times each result on the meter's instruments; does nothing without a meter. */
 function callMeter(
   meter: OtelMeter | undefined,
-): (event: ResultEvent, thrown: string | undefined) => void {
+): (event: ResultEvent, tool: string, thrown: string | undefined) => void {
   const counter: OtelCounter | undefined = meter?.createCounter('toolmark.calls', {
     description: 'Tool calls, by tool, caller and status',
     unit: '{call}',
@@ -97,10 +98,10 @@ function callMeter(
     description: 'Time from a tool call to its result, waiting on a person included',
     unit: 's',
   })
-  return (event, thrown) => {
+  return (event, tool, thrown) => {
     if (!meter) return
     const attributes: OtelAttributes = {
-      'toolmark.tool': event.tool,
+      'toolmark.tool': tool,
       'toolmark.caller': event.caller,
       'toolmark.status': event.result.status,
     }
@@ -116,7 +117,8 @@ function callMeter(
  * execution: one span per call (`execute_tool <tool>`, kind `INTERNAL`, from the call to its
  * result, with `gen_ai.*` attributes, `error.type` on failures and span events while a person
  * decides), a call counter (`toolmark.calls`) and a duration histogram (`toolmark.call.duration`,
- * seconds) by tool, caller and status. The app passes its own `@opentelemetry/api` objects; core
+ * seconds) by tool, caller and status. A name no tool has is recorded as `_OTHER`, so names an
+ * agent makes up stay one value. The app passes its own `@opentelemetry/api` objects; core
  * imports none. Given `context` and `trace`, the tool's `run` executes with the call's span
  * active, so the spans it starts are the call's children.
  *
@@ -139,11 +141,12 @@ export function otel(options: OtelOptions): Consumer {
     const measure = callMeter(meter)
     const seam = callSeamOf(tm)
     const report = (event: ErrorEvent) => reportError(tm, event)
-    const spans = new CallTracer({ tracer, api, maxLength, seam, report })
+    const toolName = toolNames(tm, seam)
+    const spans = new CallTracer({ tracer, api, maxLength, seam, report, toolName })
     const off = [
       tm.events.on('call', (event) => spans.call(event)),
       tm.events.on('result', (event) => {
-        measure(event, spans.thrownBy(event.callId))
+        measure(event, spans.toolOf(event), spans.thrownBy(event.callId))
         spans.result(event)
       }),
       tm.events.on('error', (event) => spans.error(event)),

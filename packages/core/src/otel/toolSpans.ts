@@ -1,5 +1,6 @@
+import type { CallSeam } from '../call/runWrappers'
 import { maskSensitiveNames } from '../redaction/sensitiveNames'
-import type { Caller, ConfirmStatus, ErrorEvent, ToolResult } from '../types'
+import type { Caller, ConfirmStatus, ErrorEvent, ToolResult, Toolmark } from '../types'
 import type { OtelAttributes, OtelSpan } from './otelTypes'
 
 /**
@@ -14,6 +15,29 @@ export const INTERNAL = 0
 const ERROR = 2
 /** `error.type` when nothing names the failure better (the conventions' fallback). */
 const OTHER = '_OTHER'
+
+/**
+ * The tool name recorded for a name no tool has when it is called (as the conventions' `_OTHER`
+ * for a method they do not know): names an agent makes up, one or five hundred, are one value of
+ * the metrics' and spans' attributes and one span name, so they cannot grow cardinality.
+ */
+export const UNKNOWN_TOOL = OTHER
+
+/**
+ * What telemetry names a called tool: its name when a tool of that name is registered, else
+ * `UNKNOWN_TOOL`. A registry made elsewhere (no seam) is asked through `describe`.
+ */
+export function toolNames(tm: Toolmark, seam: CallSeam | undefined): (tool: string) => string {
+  const known = (tool: string): boolean => {
+    if (seam) return seam.tools.has(tool)
+    try {
+      return tm.describe(tool, { caller: 'human' }) !== undefined
+    } catch {
+      return false
+    }
+  }
+  return (tool) => (known(tool) ? tool : UNKNOWN_TOOL)
+}
 
 /** How a person's decision ended, as span events and attributes name it. */
 export type Outcome = 'approved' | 'rejected' | 'expired' | 'withdrawn' | 'cancelled'

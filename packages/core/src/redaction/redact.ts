@@ -8,6 +8,12 @@ export interface SensitivePaths {
   /** Whether a dot path (`cards.0.cvc`) is sensitive, itself or through an ancestor. */
   matches(path: string): boolean
   readonly empty: boolean
+  /**
+   * The paths for one input: these, plus the ones a tool marks sensitive in that input alone (a
+   * `sensitive` function given the input, as `tour.start` marks the values its steps write to
+   * another tool's secret fields). Those are not kept for later inputs.
+   */
+  within(input: unknown): SensitivePaths
 }
 
 const splitPattern = (pattern: string): string[] =>
@@ -17,7 +23,11 @@ const splitPattern = (pattern: string): string[] =>
     .filter((s) => s !== '')
 
 /** The list with nothing in it, shared: a walk that gets it needs no paths at all. */
-const NO_PATHS: SensitivePaths = Object.freeze({ empty: true, matches: () => false })
+const NO_PATHS: SensitivePaths = Object.freeze({
+  empty: true,
+  matches: () => false,
+  within: () => NO_PATHS,
+})
 
 const segmentMatches = (pattern: string, segment: string) =>
   pattern === segment || (pattern === '[]' && /^\d+$/.test(segment)) || pattern === '*'
@@ -41,7 +51,8 @@ function matchFrom(pattern: readonly string[], at: number, segments: string[], f
  * Compiles sensitive path patterns: `[]` matches any array index, `*` any one segment, `**` any
  * number of segments (`'**.cvc'` is a `cvc` key at any depth, whatever the path above it), and a
  * match covers the subtree. A function is read at every check, for lists that grow (a form field
- * found to be a password).
+ * found to be a password); `within(input)` also reads it with the input, for paths that depend on
+ * what one input holds.
  */
 export function compileSensitive(
   patterns: readonly string[] | (() => readonly string[]) | undefined,
@@ -51,13 +62,15 @@ export function compileSensitive(
     // function later forgets an entry or mutates the array it returned before.
     const known = new Set<string>()
     let current = compileSensitive(undefined)
-    const refresh = () => {
-      let next: unknown
+    const read = (input?: unknown): unknown => {
       try {
-        next = patterns()
+        return input === undefined ? patterns() : (patterns as (input: unknown) => unknown)(input)
       } catch {
-        next = undefined
+        return undefined
       }
+    }
+    const refresh = () => {
+      const next = read()
       if (Array.isArray(next)) {
         const before = known.size
         for (const p of next) if (typeof p === 'string') known.add(p)
@@ -70,14 +83,25 @@ export function compileSensitive(
         return refresh().empty
       },
       matches: (path) => refresh().matches(path),
+      within(input) {
+        const base = refresh()
+        if (input === undefined) return base
+        // What this input alone makes sensitive joins for this input only: the list that
+        // stays is the one read without an input.
+        const next = read(input)
+        if (!Array.isArray(next)) return base
+        const added = next.filter((p): p is string => typeof p === 'string' && !known.has(p))
+        return added.length === 0 ? base : compileSensitive([...known, ...added])
+      },
     }
   }
   const compiled = (patterns ?? []).map(splitPattern).filter((p) => p.length > 0)
   if (compiled.length === 0) return NO_PATHS
   const spans = new Set(compiled.filter((p) => p.includes('**')))
   const cache = new Map<string, boolean>()
-  return {
+  const paths: SensitivePaths = {
     empty: false,
+    within: () => paths,
     matches(path) {
       const hit = cache.get(path)
       if (hit !== undefined) return hit
@@ -92,6 +116,7 @@ export function compileSensitive(
       return result
     },
   }
+  return paths
 }
 
 const setOwn = (target: Record<string, unknown>, key: string, value: unknown) => {
@@ -173,7 +198,9 @@ class Redaction {
 
 /**
  * A copy of `value` safe to show and log: sensitive paths masked, cycles cut, functions and
- * symbols dropped, depth bounded. The app's own object is never touched.
+ * symbols dropped, depth bounded. The app's own object is never touched. A `value` at the root
+ * (`basePath` `''`) is a whole input: its own sensitive paths (`within`) count too, so every
+ * place that shows an input (events, confirmations, recordings, telemetry) masks the same.
  */
 export function redactValue(
   value: unknown,
@@ -181,7 +208,8 @@ export function redactValue(
   maxDepth = 64,
   basePath = '',
 ): unknown {
-  return new Redaction(sensitive, maxDepth).walk(value, basePath, 0)
+  const paths = basePath === '' ? sensitive.within(value) : sensitive
+  return new Redaction(paths, maxDepth).walk(value, basePath, 0)
 }
 
 /** Changes with sensitive sides masked; absent sides stay absent. */

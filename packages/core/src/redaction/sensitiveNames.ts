@@ -4,12 +4,24 @@ import { REDACTED } from './redact'
  * Field names that usually hold a secret: passwords, tokens, keys, card data, identity numbers.
  * Matched against one name segment, case-insensitively (`newPassword`, `api_key`, `cardNumber`).
  */
-const SENSITIVE_NAME =
-  /pass(word|code|phrase)|secret|token|api_?key|private_?key|credential|card|\bcc_?|cvc|cvv|\bpin\b|ssn|otp|one_?time/i
+const SECRET_FIELD =
+  /pass(word|code|phrase)|secret|token|api[-_]?key|private[-_]?key|credential|card|\bcc_?|cvc|cvv|\bpin\b|ssn|otp|one[-_]?time/i
 
-/** Whether a field name looks like it holds a secret (`password`, `token`, `cardNumber`…). */
+/**
+ * Header and cookie names that carry a credential, with `-` or `_` (`Authorization`,
+ * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, `X-Session-Id`, `PHPSESSID`, `X-Auth`), so a
+ * recorded request's headers do not go out in clear. Whole words only: `author` and
+ * `cookieConsent` are no secrets.
+ */
+const SECRET_HEADER =
+  /(^|[-_])(authori[sz]ation|(set[-_])?cookies?|auth|session|jwt)($|[-_])|session[-_]?(id|key)|(^|[-_]|php)sessid/i
+
+/**
+ * Whether a field name looks like it holds a secret (`password`, `token`, `cardNumber`…), or is a
+ * header or cookie that carries one (`Authorization`, `Cookie`, `X-Api-Key`, `sessionId`…).
+ */
 export function looksSensitive(name: string): boolean {
-  return SENSITIVE_NAME.test(name)
+  return SECRET_FIELD.test(name) || SECRET_HEADER.test(name)
 }
 
 /**

@@ -5,8 +5,8 @@ import type { ToolRecord } from '../tool/toolRecord'
 export interface DefinitionFacts {
   /** Whether the tool says what a confirmation shows (`summary`, or `confirmation().summary`). */
   readonly summary: boolean
-  /** Whether an input dot path is redacted (`sensitive`, form fields marked sensitive). */
-  sensitive(path: string): boolean
+  /** Whether a dot path of `input` is redacted (`sensitive`, form fields marked sensitive). */
+  sensitive(path: string, input?: unknown): boolean
 }
 
 // A registered symbol, so a registry made by one copy of core is still readable by another's.
@@ -28,7 +28,7 @@ export function attachDefinitions(tm: Toolmark, tools: ReadonlyMap<string, ToolR
     const { def } = record
     return {
       summary: typeof def.summary === 'function' || typeof def.confirmation === 'function',
-      sensitive: (path) => record.sensitive.matches(path),
+      sensitive: (path, input) => record.sensitive.within(input).matches(path),
     }
   }
   Object.defineProperty(tm, DEFINITIONS, { value: facts })

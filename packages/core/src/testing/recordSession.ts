@@ -91,8 +91,9 @@ export function approvedRunResult(event: ConfirmEvent): ToolResult | undefined {
 }
 
 /**
- * The paths of a call's redacted input that hold a value the tool's `sensitive` paths masked: a
- * masked value is replaced whole, so each is a leaf. Without the tool's facts (a registry made
+ * The paths of a call's redacted input that hold a value the tool's `sensitive` paths masked (for
+ * that input: `tour.start` masks what its steps write to another tool's secret fields): a masked
+ * value is replaced whole, so each is a leaf. Without the tool's facts (a registry made
  * elsewhere), every mask counts.
  */
 function withheldPaths(tm: Toolmark, tool: string, input: unknown): string[] {
@@ -100,7 +101,7 @@ function withheldPaths(tm: Toolmark, tool: string, input: unknown): string[] {
   const out: string[] = []
   const walk = (value: unknown, path: string) => {
     if (value === REDACTED && path !== '') {
-      if (!facts || facts.sensitive(path)) out.push(path)
+      if (!facts || facts.sensitive(path, input)) out.push(path)
       return
     }
     const at = (key: string | number) => (path ? `${path}.${key}` : String(key))
