@@ -601,31 +601,49 @@ describe('expiry', () => {
   })
 })
 
-describe('eviction', () => {
-  it('keeps at most 100 pending: the oldest is evicted as expired', async () => {
+describe('the pending limit', () => {
+  it('keeps at most 100 pending from one caller: the next is refused busy and nothing is evicted', async () => {
     const tm = createToolmark()
-    registerClose(tm)
+    tm.confirmations.attachPresenter()
+    const runs = registerClose(tm)
     const confirms: ConfirmEvent[] = []
     tm.events.on('confirm', (e) => confirms.push(e))
-    const ids: string[] = []
-    for (let i = 0; i < 101; i++) ids.push(confirmIdOf(await tm.call('tickets.close', { id: i })))
+    const waiting: Promise<ToolResult>[] = []
+    for (let i = 0; i < 100; i++) {
+      waiting.push(tm.call('tickets.close', { id: i }, { caller: 'mcp' }))
+      await flush()
+    }
     expect(tm.confirmations.list()).toHaveLength(100)
-    expect(tm.confirmations.list()[0].id).toBe(ids[1])
-    expect(await tm.confirmations.approve(ids[0])).toMatchObject({ code: 'confirmation_expired' })
-    expect(confirms.filter((e) => e.type === 'expired').map((e) => e.entry.id)).toEqual([ids[0]])
-    expect((await tm.confirmations.approve(ids[100])).status).toBe('ok')
+    const over = await tm.call('tickets.close', { id: 100 }, { caller: 'mcp' })
+    expect(over).toMatchObject({ status: 'refused', code: 'busy' })
+    expect((over as { message: string }).message).toContain('limits.pendingConfirmations (100)')
+    expect(tm.confirmations.list()).toHaveLength(100)
+    expect(confirms.filter((e) => e.type !== 'requested')).toEqual([])
+    const oldest = tm.confirmations.list()[0]
+    expect(oldest.input).toEqual({ id: 0 })
+    expect((await tm.confirmations.approve(oldest.id)).status).toBe('ok')
+    expect(await waiting[0]).toEqual({ status: 'ok', data: { closed: 0 } })
+    expect(runs).toEqual([{ input: { id: 0 }, caller: 'mcp' }])
+    tm.cancelAll()
   })
 
-  it('ends an evicted inline call confirmation_expired', async () => {
+  it('never ends another caller’s inline call to make room: the caller past its share is busy', async () => {
     const tm = createToolmark({ limits: { pendingConfirmations: 2 } })
     tm.confirmations.attachPresenter()
     registerClose(tm)
     const first = tm.call('tickets.close', { id: 1 }, { caller: 'mcp' })
     await flush()
-    await tm.call('tickets.close', { id: 2 })
-    await tm.call('tickets.close', { id: 3 })
-    expect(await first).toMatchObject({ code: 'confirmation_expired' })
-    expect(tm.confirmations.list().map((e) => (e.input as { id: number }).id)).toEqual([2, 3])
+    const second = tm.call('tickets.close', { id: 2 }, { caller: 'webmcp' })
+    await flush()
+    expect(await tm.call('tickets.close', { id: 3 }, { caller: 'webmcp' })).toMatchObject({
+      status: 'refused',
+      code: 'busy',
+    })
+    expect(tm.confirmations.list().map((e) => (e.input as { id: number }).id)).toEqual([1, 2])
+    await tm.confirmations.approve(tm.confirmations.list()[0].id)
+    expect(await first).toEqual({ status: 'ok', data: { closed: 1 } })
+    tm.cancelAll()
+    expect((await second).status).toBe('cancelled')
   })
 })
 
@@ -1333,7 +1351,8 @@ describe('the confirm event carries how the confirmation ended', () => {
       await flush()
       controller.abort()
       await signalled
-      // Evicted by newer entries, then the rest expire.
+      // The list is full at two: the third is turned away (`busy`, nothing filed, no event, nobody
+      // evicted); then the two expire.
       for (const id of [5, 6, 7]) await tm.call('tickets.close', { id }, { caller: 'test' })
       vi.advanceTimersByTime(1_001)
       await flush()
@@ -1349,8 +1368,6 @@ describe('the confirm event carries how the confirmation ended', () => {
         ['rejected', 'withdrawn', undefined, 'cancelled signal'],
         ['requested', 'pending', undefined, undefined],
         ['requested', 'pending', undefined, undefined],
-        ['requested', 'pending', undefined, undefined],
-        ['expired', 'evicted', undefined, 'refused'],
         ['expired', 'expired', undefined, 'refused'],
         ['expired', 'expired', undefined, 'refused'],
       ])

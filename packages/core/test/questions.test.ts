@@ -447,7 +447,7 @@ describe('ctx.ask', () => {
     expect(answers).toEqual([{ answered: false, reason: 'cancelled' }])
   })
 
-  it('counts toward the pending limit: the oldest question is evicted as expired', async () => {
+  it('counts toward the pending limit: past its share of a full list a question is busy, nothing evicted', async () => {
     const tm = createToolmark({
       confirm: { questions: questions() },
       limits: { pendingConfirmations: 1 },
@@ -465,14 +465,16 @@ describe('ctx.ask', () => {
     )
     const first = tm.call('tickets.file')
     await flush()
-    const second = tm.call('desk.other')
-    await flush()
-    expect(await first).toEqual({ status: 'ok', data: { skipped: 'expired' } })
-    expect(answers).toEqual([{ answered: false, reason: 'expired' }])
+    // The same caller asks again with the list full: nothing is filed and the first stays.
+    expect(await tm.call('desk.other')).toEqual({
+      status: 'ok',
+      data: { answered: false, reason: 'busy' },
+    })
     const [left] = tm.confirmations.list()
-    expect(left.summary).toBe('Why?')
-    await tm.confirmations.answer(left.id, 'because')
-    expect(await second).toEqual({ status: 'ok', data: { answered: true, value: 'because' } })
+    expect(left.summary).toBe('Which printer is it?')
+    await tm.confirmations.answer(left.id, 'laser')
+    expect(await first).toEqual({ status: 'ok', data: { filed: 'laser' } })
+    expect(answers).toEqual([{ answered: true, value: 'laser' }])
   })
 
   describe('with fake timers', () => {

@@ -12,6 +12,7 @@ import type {
 } from '../protocol/messages'
 import { ok, refuse } from '../base/results'
 import type { Caller, Consumer, ProgressEvent, Toolmark, ToolResult } from '../types'
+import { endGrantsOf } from '../confirmations/endGrants'
 import { createConfirmRelay } from './createConfirmRelay'
 
 /** Options of `bridge`. */
@@ -92,6 +93,9 @@ function progressMessage(
  * deferred confirmations its calls created, always after the `result` that asked for them.
  * Inbound messages for other `clientId`s are ignored. Anything malformed, oversized, too deep
  * or replaying an id is dropped unanswered with an `invalid_message` error event.
+ *
+ * A grant lives with the agent it was given to: the grants of `caller` end when the bridge is
+ * attached, when an agent says `hello` (a new agent on the wire), and when the bridge is disposed.
  *
  * @example
  * const { page, agent } = createInPageChannel()
@@ -187,7 +191,10 @@ export function bridge(options: BridgeOptions): Consumer {
       if (!check.ok) return dropped(check.reason, check.path)
       const message: ToPageMessage = check.message
       if (message.type === 'hello') {
-        if (message.clientId === '*' || message.clientId === tm.clientId) sendManifest()
+        if (message.clientId !== '*' && message.clientId !== tm.clientId) return
+        // A new agent on the wire: what the person granted the previous one does not carry over.
+        endGrantsOf(tm, caller)
+        sendManifest()
         return
       }
       // Other pages share some wires (a server fan-out, a window with several frames).
@@ -233,6 +240,9 @@ export function bridge(options: BridgeOptions): Consumer {
       }),
     ]
 
+    // A grant given before this session (over an earlier bridge, or approved after it ended)
+    // covers none of this one's calls.
+    endGrantsOf(tm, caller)
     sendManifest()
 
     return () => {
@@ -243,6 +253,7 @@ export function bridge(options: BridgeOptions): Consumer {
       flights.clear()
       byCallId.clear()
       confirmations.clear()
+      endGrantsOf(tm, caller)
     }
   }
 }

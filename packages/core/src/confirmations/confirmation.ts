@@ -17,7 +17,8 @@ import type {
  * Where a confirmation is. `pending`: waiting for a person; `answering`: an edited input (or a
  * question's answer) is being validated; `verifying`: the registry's verifier is asking for the
  * person's passkey; then one of the final statuses. Only `pending` takes an answer: a second or
- * concurrent one is refused.
+ * concurrent one is refused. `evicted` is no longer reached (a caller over its share of the list
+ * is turned away `busy` instead, nobody is pushed out); it stays for listeners that name it.
  */
 export type ConfirmationStatus =
   | 'pending'
@@ -33,11 +34,12 @@ type Final = 'approved' | 'rejected' | 'expired' | 'withdrawn' | 'evicted'
 
 /**
  * Every move a confirmation may make (from → to). An invalid edit or a refused verification goes
- * back to `pending`; the clock, withdrawal (policy, a signal, the tool gone), Stop and eviction can
- * end it from any state that is not final; a person's Deny only from `pending`.
+ * back to `pending`; the clock, withdrawal (policy, a signal, the tool gone) and Stop can end it
+ * from any state that is not final; a person's Deny only from `pending`. Turned away unfiled
+ * (`busy`), it moves from `pending` to `withdrawn` without ever being listed.
  */
 const MOVES: { readonly [S in ConfirmationStatus]: readonly ConfirmationStatus[] } = {
-  pending: ['answering', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn', 'evicted'],
+  pending: ['answering', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn'],
   answering: ['pending', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn'],
   verifying: ['pending', 'approved', 'rejected', 'expired', 'withdrawn'],
   approved: [],
@@ -95,6 +97,8 @@ export interface ConfirmationHost {
 export interface HeldCall {
   readonly record: ToolRecord
   readonly caller: Caller
+  /** A tour step's starter (see `Call.actingFor`). */
+  readonly actingFor?: Caller
   readonly hooks: { readonly showsQuestions?: boolean } | undefined
   /** Waits on the answer; `done` hears `{ stopped }` when the call is stopped first. */
   wait(
@@ -154,9 +158,12 @@ const NOT_A_QUESTION = deepFreeze(
 )
 const VERIFIED: ApprovedBy = 'verified'
 
+/** The `reason` of a confirmation turned away because its caller holds its share. */
+export const TURNED_AWAY = 'busy'
+
 /**
  * One confirmation, from the moment it is filed to its end: the only owner of its status. A
- * person's answer, the clock, eviction and withdrawal all ask it to move; it ends once, through
+ * person's answer, the clock and withdrawal all ask it to move; it ends once, through
  * `#end`, which takes it out of the store, tells whoever waits and emits `confirm` once.
  *
  * DESIGN §3.6's guarantees live here: single use (only `pending` takes an answer), expiry checked
@@ -174,6 +181,8 @@ export class Confirmation {
   #opened = false
   /** Ends the waiting call's wait on the person (inline and ask). */
   #answered: (() => void) | undefined
+  /** Set when it was turned away unfiled (`turnAway`). */
+  #refusal: ToolResult | undefined
 
   constructor(host: ConfirmationHost, parts: ConfirmationParts) {
     this.#host = host
@@ -362,9 +371,23 @@ export class Confirmation {
     if (MOVES[this.#status].includes('expired')) void this.#end('expired', ENDED_EXPIRED)
   }
 
-  /** The oldest entry made room for a newer one (the limit of pending confirmations). */
-  evict(): void {
-    if (MOVES[this.#status].includes('evicted')) void this.#end('evicted', ENDED_EXPIRED)
+  /**
+   * Never filed: its caller already holds its share of a full list, so it ends at once with
+   * `refusal` (`busy`) — no entry, no `confirm` event, nobody else's entry touched. A call waiting
+   * on it (inline or deferred) ends with the refusal; a run asking hears `reason: 'busy'`.
+   */
+  turnAway(refusal: ToolResult): void {
+    if (this.#opened || this.#status !== 'pending') return
+    this.#move('withdrawn')
+    const { call, kind } = this.#parts
+    const result = kind === 'ask' ? refusal : call.settle(refusal)
+    this.#refusal = result
+    this.#resolve({ status: 'withdrawn', result, reason: TURNED_AWAY })
+  }
+
+  /** The `busy` refusal of a confirmation turned away unfiled; `undefined` for every other. */
+  get refusal(): ToolResult | undefined {
+    return this.#refusal
   }
 
   /**

@@ -2,7 +2,15 @@ import { deepFreeze, refuse } from '../base/results'
 import { createExpiryTimer } from '../base/expiryTimer'
 import { createSubscribable } from '../events/subscribable'
 import type { Emitter } from '../events/emitter'
-import type { ConfirmationEntry, ConfirmationStore, ErrorEvent, Grant, ToolResult } from '../types'
+import { CALLERS } from '../types'
+import type {
+  Caller,
+  ConfirmationEntry,
+  ConfirmationStore,
+  ErrorEvent,
+  Grant,
+  ToolResult,
+} from '../types'
 import { Confirmation, type ConfirmationHost, type ConfirmationParts } from './confirmation'
 import type { CreateGrantList, GrantList } from './grantList'
 import { createBatchAnswers } from './batchAnswers'
@@ -10,8 +18,10 @@ import { createBatchAnswers } from './batchAnswers'
 /** The store plus what only the registry may do. */
 export interface InternalConfirmationStore extends ConfirmationStore {
   /**
-   * Files a confirmation (evicting the oldest past the limit): listed, its call held, `requested`
-   * emitted, then subscribers told; returns it.
+   * Files a confirmation: listed, its call held, `requested` emitted, then subscribers told;
+   * returns it. When its caller already holds its share of a full list (`shareOf`), it is turned
+   * away instead: never listed, no event, its `refusal` (`busy`) ends the call waiting on it.
+   * Nobody's entry is ever evicted to make room.
    */
   add(parts: ConfirmationParts): Confirmation
   /** The open confirmations, oldest first (a copy: ending one while iterating is safe). */
@@ -20,13 +30,35 @@ export interface InternalConfirmationStore extends ConfirmationStore {
   readonly grantList: GrantList | undefined
   /** Makes the grant list with the code `grants()` brings (once; later calls keep it). */
   useGrants(create: CreateGrantList): void
+  /**
+   * Ends every grant given to `caller`: the connection it came over (a bridge, an MCP pairing, a
+   * WebMCP consumer) started or ended, and a grant never outlives the session it was given to.
+   */
+  endGrants(caller: Caller): void
 }
+
+/**
+ * The share of `limit` every caller may always hold: the limit divided evenly among the callers
+ * (`CALLERS`), rounded up, at least one. Past its share a caller may use the room left while the
+ * list holds fewer than `limit`; with the list full it is refused `busy`. So one caller can
+ * neither push another's entry out nor keep another from filing its share.
+ */
+export const shareOf = (limit: number): number => Math.max(1, Math.ceil(limit / CALLERS.length))
 
 const NO_GRANTS: readonly Grant[] = Object.freeze([])
 
 const EXPIRED = (): ToolResult =>
   deepFreeze(refuse('confirmation_expired', 'This confirmation is unknown, used or expired'))
 const EMPTY: readonly ConfirmationEntry[] = Object.freeze([])
+
+const BUSY = (caller: Caller, held: number, limit: number): ToolResult =>
+  deepFreeze(
+    refuse(
+      'busy',
+      `${held} requests of caller "${caller}" already wait for a person, its share of ` +
+        `limits.pendingConfirmations (${limit}) while the list is full: retry once one is answered`,
+    ),
+  )
 
 /**
  * The shared confirmation store: the list of open confirmations, the presenter count and one
@@ -92,6 +124,22 @@ export function createConfirmationStore(options: {
 
   const find = (id: unknown) => (typeof id === 'string' ? open.get(id) : undefined)
 
+  /**
+   * The `busy` refusal when `caller` may not file now: the list is full and the caller already
+   * holds its share. Below its share a caller always gets in, so the list may pass the limit by
+   * at most the other callers' shares; nothing is evicted for it.
+   */
+  const crowded = (caller: Caller): ToolResult | undefined => {
+    const limit = options.max()
+    if (open.size < limit) return undefined
+    const share = shareOf(limit)
+    let held = 0
+    for (const c of open.values()) {
+      if (c.entry.caller === caller && ++held >= share) return BUSY(caller, held, limit)
+    }
+    return undefined
+  }
+
   // Batches take turns, reading the queue when their turn comes.
   const each = createBatchAnswers(() => open.keys())
 
@@ -153,21 +201,18 @@ export function createConfirmationStore(options: {
     hasPresenter: () => presenters > 0,
     add(parts) {
       const confirmation = new Confirmation(host, parts)
-      open.set(confirmation.id, confirmation)
-      const max = options.max()
-      const evicted: Confirmation[] = []
-      for (const c of open.values()) {
-        if (open.size - evicted.length <= max) break
-        // An entry being answered is left to its answer.
-        if (c.status === 'pending') evicted.push(c)
+      const refusal = crowded(parts.entry.caller)
+      if (refusal) {
+        confirmation.turnAway(refusal)
+        return confirmation
       }
+      open.set(confirmation.id, confirmation)
       // Listed first (a `requested` listener reads it), then its call held for the person and the
       // entry announced, and only then are subscribers told: a presenter answering from its
       // notification finds the call waiting, as an answer from the event does.
       refresh()
       confirmation.open()
       listeners.notify()
-      for (const c of evicted) c.evict()
       return confirmation
     },
     open: () => [...open.values()],
@@ -176,6 +221,10 @@ export function createConfirmationStore(options: {
     },
     useGrants(create) {
       grantList ??= create({ clock, changed: () => listeners.notify() })
+    },
+    endGrants(caller) {
+      // A tour's grants acting for that caller end with it too.
+      grantList?.retain((_record, given, actingFor) => given !== caller && actingFor !== caller)
     },
   }
   return store

@@ -12,14 +12,18 @@ export function grantCeiling(
   internals: Pick<RegistryInternals, 'verifies' | 'policyOf'>,
   record: ToolRecord,
   caller: Caller,
+  /** A tour step's starter: its policy bounds the grant too. */
+  actingFor?: Caller,
 ): string | undefined {
   const tool = JSON.stringify(record.name)
   if (!needsConfirmation(record.cls, caller)) return `${tool} needs no confirmation to grant`
   if (record.cls === 'destructive') return `${tool} is destructive: each call asks`
-  if (internals.verifies(record, caller)) return `${tool} needs a verified approval for each call`
+  if (internals.verifies(record, caller, actingFor))
+    return `${tool} needs a verified approval for each call`
   if (record.def.grant === false) return `${tool} does not allow grants: each call asks`
-  if (!internals.policyOf(caller).grants(record.name)) {
-    return `Policy does not let ${caller} be granted ${tool}: each call asks`
+  if (!internals.policyOf(caller, actingFor).grants(record.name)) {
+    const who = actingFor === undefined ? caller : `a tour for ${actingFor}`
+    return `Policy does not let ${who} be granted ${tool}: each call asks`
   }
   return undefined
 }

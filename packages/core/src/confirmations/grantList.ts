@@ -21,6 +21,8 @@ interface Held {
   readonly id: string
   readonly record: ToolRecord
   readonly caller: Caller
+  /** A tour step's starter: the grant covers only that starter's tour steps. */
+  readonly actingFor: Caller | undefined
   readonly pins: readonly Pin[]
   readonly createdAt: number
   expiresAt: number | undefined
@@ -35,6 +37,7 @@ interface Held {
 export interface GrantRequest {
   readonly record: ToolRecord
   readonly caller: Caller
+  readonly actingFor: Caller | undefined
   readonly pins: readonly string[]
   /** The input that runs: the pinned values are read from it. */
   readonly input: unknown
@@ -55,13 +58,23 @@ export interface GrantList {
    * Reads the grant asked with an approval of `record` by `caller` (past the ceilings): an
    * `invalid` naming the option, or how to make it from the input that will run.
    */
-  read(record: ToolRecord, caller: Caller, given: unknown): GrantCheck
+  read(
+    record: ToolRecord,
+    caller: Caller,
+    actingFor: Caller | undefined,
+    given: unknown,
+  ): GrantCheck
   /** The live grant that covers this call, counted as used; `undefined` when none does. */
-  use(record: ToolRecord, caller: Caller, input: unknown): string | undefined
+  use(
+    record: ToolRecord,
+    caller: Caller,
+    actingFor: Caller | undefined,
+    input: unknown,
+  ): string | undefined
   list(): readonly Grant[]
   revoke(id: unknown): boolean
   /** Ends every grant `keep` says no to (its tool went away, the ceilings changed). */
-  retain(keep: (record: ToolRecord, caller: Caller) => boolean): void
+  retain(keep: (record: ToolRecord, caller: Caller, actingFor: Caller | undefined) => boolean): void
 }
 
 const EMPTY: readonly Grant[] = Object.freeze([])
@@ -76,6 +89,7 @@ const view = (held: Held): Grant => {
     uses: held.uses,
   }
   if (typeof held.record.def.title === 'string') grant.title = held.record.def.title
+  if (held.actingFor !== undefined) grant.actingFor = held.actingFor
   if (held.expiresAt !== undefined) grant.expiresAt = held.expiresAt
   return deepFreeze(grant)
 }
@@ -133,7 +147,7 @@ export function createGrantList(options: {
 
   const list: GrantList = {
     ceiling: grantCeiling,
-    read(record, caller, given) {
+    read(record, caller, actingFor, given) {
       if (!isObject(given)) return bad('grant', 'grant must be { for: "session" | { ms }, pins? }')
       const lifetime = given.for
       let ms: number | undefined
@@ -156,13 +170,13 @@ export function createGrantList(options: {
       }
       return {
         make: (value: unknown) =>
-          list.add({ record, caller, pins: pins as string[], input: value, ms }) ??
+          list.add({ record, caller, actingFor, pins: pins as string[], input: value, ms }) ??
           deepFreeze(
             invalid([{ path: 'grant.pins', message: 'A pinned value cannot be compared' }]),
           ),
       }
     },
-    add({ record, caller, pins: paths, input, ms }) {
+    add({ record, caller, actingFor, pins: paths, input, ms }) {
       const pins: Pin[] = []
       for (const path of [...new Set(paths)].sort()) {
         const key = pinKey(valueAt(input, path))
@@ -172,7 +186,13 @@ export function createGrantList(options: {
       const at = clock()
       const expiresAt = ms === undefined ? undefined : at + ms
       for (const h of held.values()) {
-        if (h.record !== record || h.caller !== caller || !samePins(h.pins, pins) || ended(h, at)) {
+        if (
+          h.record !== record ||
+          h.caller !== caller ||
+          h.actingFor !== actingFor ||
+          !samePins(h.pins, pins) ||
+          ended(h, at)
+        ) {
           continue
         }
         // The same calls covered: the longer lifetime wins (the session outlives any time).
@@ -193,6 +213,7 @@ export function createGrantList(options: {
         id: randomId('gr_'),
         record,
         caller,
+        actingFor,
         pins,
         createdAt: at,
         expiresAt,
@@ -205,7 +226,7 @@ export function createGrantList(options: {
       publish()
       return grant.id
     },
-    use(record, caller, input) {
+    use(record, caller, actingFor, input) {
       const at = clock()
       let found: Held | undefined
       let removed = false
@@ -214,7 +235,9 @@ export function createGrantList(options: {
           removed = held.delete(h.id) || removed
           continue
         }
-        if (found || h.record !== record || h.caller !== caller) continue
+        if (found || h.record !== record || h.caller !== caller || h.actingFor !== actingFor) {
+          continue
+        }
         if (h.pins.every((pin) => pinKey(valueAt(input, pin.path)) === pin.key)) found = h
       }
       if (found) {
@@ -233,7 +256,7 @@ export function createGrantList(options: {
     retain(keep) {
       let removed = false
       for (const h of [...held.values()]) {
-        if (!keep(h.record, h.caller)) removed = held.delete(h.id) || removed
+        if (!keep(h.record, h.caller, h.actingFor)) removed = held.delete(h.id) || removed
       }
       if (removed) publish()
     },

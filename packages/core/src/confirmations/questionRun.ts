@@ -2,6 +2,7 @@ import { deepFreeze, invalid, toolFailed, type Checked } from '../base/results'
 import type { QuestionAnswer } from '../types'
 import type { PreparedQuestion } from './question'
 import { NO_PRESENTER, type QuestionFiling } from './questionSupport'
+import { TURNED_AWAY } from './confirmation'
 
 /**
  * Asks a prepared question and waits for its end: the answer as the schema parsed it, or why
@@ -28,9 +29,13 @@ export async function runQuestion(
     case 'rejected':
       return { answered: false, reason: ending.stopped ? 'cancelled' : 'declined' }
     case 'withdrawn':
+      // Turned away unfiled (its caller holds its share of a full list), or access went away.
       return {
         answered: false,
-        reason: ending.reason === NO_PRESENTER ? NO_PRESENTER : 'cancelled',
+        reason:
+          ending.reason === NO_PRESENTER || ending.reason === TURNED_AWAY
+            ? ending.reason
+            : 'cancelled',
       }
     default:
       return { answered: false, reason: 'expired' }

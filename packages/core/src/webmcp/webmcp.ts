@@ -1,6 +1,7 @@
 import { reportError } from '../events/reportError'
 import { errorResult, refuse } from '../base/results'
 import { markUntrusted } from '../ai-sdk/markUntrusted'
+import { endGrantsOf } from '../confirmations/endGrants'
 import type { Consumer, JsonSchema, ManifestEntry, Toolmark, ToolHints, ToolResult } from '../types'
 import { hasDeclarativeTwin } from './declarativeForms'
 import {
@@ -188,6 +189,9 @@ const isAbortSignal = (value: unknown): value is AbortSignal =>
  * Never throws: without a model context it stays inactive and emits one `webmcp_unavailable`
  * error event; a registration the host rejects emits `webmcp_register_failed` and is retried on
  * the next revision. The returned teardown (from `tm.use`) unregisters everything.
+ *
+ * A grant lives with the session it was given to: the grants of caller `webmcp` end when this
+ * consumer starts serving and when it is torn down.
  *
  * @example
  * ```ts
@@ -394,6 +398,9 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
     }
   }
 
+  // A grant given to an earlier session (another consumer, or approved after it ended) covers
+  // none of this one's calls.
+  endGrantsOf(tm, 'webmcp')
   const unsubscribe = tm.subscribe(sync)
   sync()
 
@@ -405,6 +412,7 @@ function serve(tm: Toolmark, host: WebMCPHost, filter: WebMCPOptions['filter']):
       registration.controller.abort(unregistered())
     }
     registrations.clear()
+    endGrantsOf(tm, 'webmcp')
   }
 }
 

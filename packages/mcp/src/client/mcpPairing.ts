@@ -1,13 +1,11 @@
 import { bridge } from '@toolmark/core/bridge'
 import type { Transport } from '@toolmark/core/protocol'
-import type { Consumer, Toolmark } from '@toolmark/core'
+import { reportError, type Consumer, type Toolmark } from '@toolmark/core'
 import { CloseCode, type HandshakeRejection } from '../handshake'
 import { hasWebCrypto } from '../handshakeCrypto'
+import { describePort, pairingSocketUrl, parseMcpPort } from './mcpPort'
 import { createPageHandshake, type PageSecret } from './pageHandshake'
 import { defaultStorage, readToken, writeToken, type TokenStorage } from './tokenStore'
-
-/** Default port of `toolmark-mcp`'s pairing socket. */
-export const DEFAULT_MCP_PORT = 17840
 
 /**
  * Where the pairing stands:
@@ -31,10 +29,11 @@ export type McpPairingStatus =
 
 /**
  * Why a pairing was rejected: the server's reason, `no_code` when there was nothing to send,
- * or `unsupported` when this page has no WebSocket or no WebCrypto (`crypto.subtle` exists
- * only in secure contexts: https, or http on localhost).
+ * `unsupported` when this page has no WebSocket or no WebCrypto (`crypto.subtle` exists
+ * only in secure contexts: https, or http on localhost), or `invalid_port` when the `port`
+ * option is not a whole number from 1 to 65535 (production; development throws).
  */
-export type McpPairingRejection = HandshakeRejection | 'no_code' | 'unsupported'
+export type McpPairingRejection = HandshakeRejection | 'no_code' | 'unsupported' | 'invalid_port'
 
 /** Extra facts about a status change. */
 export interface McpPairingStatusDetail {
@@ -64,8 +63,12 @@ export type McpWebSocketConstructor = new (url: string) => McpWebSocket
 export interface McpPairingOptions {
   /** The one-time code shown by `toolmark-mcp`. Without it, the stored session is resumed. */
   code?: string
-  /** The server's loopback port (default 17840). */
-  port?: number
+  /**
+   * The server's loopback port (default 17840): a whole number from 1 to 65535, as a number or
+   * a string of digits only. Anything else throws in development and, in production, emits an
+   * `invalid_port` error event and ends the pairing `rejected` (`invalid_port`), no socket opened.
+   */
+  port?: number | string
   /** Called on every status change. */
   onStatus?: (status: McpPairingStatus, detail: McpPairingStatusDetail) => void
   /** WebSocket constructor (default `globalThis.WebSocket`). */
@@ -85,18 +88,34 @@ const OPEN = 1
 
 /** Whether a session token for this port is stored, so `mcpPairing()` can resume without a code. */
 export function hasMcpSession(
-  port: number = DEFAULT_MCP_PORT,
+  port?: number | string,
   storage: TokenStorage = defaultStorage(),
 ): boolean {
-  return readToken(storage, port) !== undefined
+  const checked = parseMcpPort(port)
+  return checked !== undefined && readToken(storage, checked) !== undefined
 }
 
 /** Forgets the stored session token for this port; the next pairing needs a new code. */
 export function forgetMcpSession(
-  port: number = DEFAULT_MCP_PORT,
+  port?: number | string,
   storage: TokenStorage = defaultStorage(),
 ): void {
-  writeToken(storage, port, undefined)
+  const checked = parseMcpPort(port)
+  if (checked !== undefined) writeToken(storage, checked, undefined)
+}
+
+/**
+ * A `port` option that is not a port: development throws with the fix; production reports it
+ * and the pairing ends `rejected` before any socket is opened.
+ */
+function refusePort(tm: Toolmark, options: McpPairingOptions): () => void {
+  const message = `mcpPairing({ port }): ${describePort(options.port)} is not a port. Give a whole number from 1 to 65535, as a number or a string of digits (the --port of toolmark-mcp, default 17840).`
+  if (tm.dev) throw new Error(`[toolmark] ${message}`)
+  reportError(tm, { code: 'invalid_port', message })
+  try {
+    options.onStatus?.('rejected', { reason: 'invalid_port' })
+  } catch {}
+  return () => {}
 }
 
 /**
@@ -107,6 +126,10 @@ export function forgetMcpSession(
  * (`handshake.ts`), and the bridge attaches only to a server that proved it. The next session
  * token is derived by both sides and stored, so a reload resumes without a new code.
  *
+ * Each paired connection gets a bridge of its own, so grants given to caller `mcp` end with the
+ * connection: a drop, a resume, a new pairing, `superseded` or dispose — the next client paired
+ * into the page is asked again.
+ *
  * @example
  * ```ts
  * const dispose = tm.use(mcpPairing({ code: 'K7QF2-M9DXA', onStatus: (s) => console.log(s) }))
@@ -114,7 +137,9 @@ export function forgetMcpSession(
  */
 export function mcpPairing(options: McpPairingOptions = {}): Consumer {
   return (tm: Toolmark) => {
-    const port = options.port ?? DEFAULT_MCP_PORT
+    const checked = parseMcpPort(options.port)
+    if (checked === undefined) return refusePort(tm, options)
+    const port: number = checked
     const storage = options.storage ?? defaultStorage()
     const initialDelay = options.reconnect?.initialMs ?? 500
     const maxDelay = options.reconnect?.maxMs ?? 30_000
@@ -191,7 +216,7 @@ export function mcpPairing(options: McpPairingOptions = {}): Consumer {
 
       let ws: McpWebSocket
       try {
-        ws = new Socket(`ws://127.0.0.1:${port}`)
+        ws = new Socket(pairingSocketUrl(port))
       } catch {
         return failed('unreachable')
       }
