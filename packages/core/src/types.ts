@@ -107,18 +107,17 @@ export type RefusedCode =
 // Tools
 // ---------------------------------------------------------------------------------------------
 
-/** Who is calling. `human` is the app's own UI; the others are agents or tests. */
-export type Caller = 'inapp' | 'webmcp' | 'mcp' | 'test' | 'human' | 'tour'
+/**
+ * The callers, in a stable order: the one list every per-caller table derives from
+ * (`Record<Caller, …>`), so a new caller cannot be missing anywhere.
+ */
+export const CALLERS = Object.freeze(['inapp', 'webmcp', 'mcp', 'test', 'human', 'tour'] as const)
 
-/** The callers, in a stable order. */
-export const CALLERS: readonly Caller[] = Object.freeze([
-  'inapp',
-  'webmcp',
-  'mcp',
-  'test',
-  'human',
-  'tour',
-])
+/**
+ * Who is calling. `human` is the app's own UI; `tour` is a tour's `do` step, which acts for the
+ * caller that started the tour; the others are agents or tests.
+ */
+export type Caller = (typeof CALLERS)[number]
 
 /** What a tool does, as far as safety is concerned. */
 export interface ToolHints {
@@ -320,7 +319,10 @@ export type Policy = Partial<Record<Exclude<Caller, 'human'>, CallerPolicy>>
 export interface Limits {
   /** Calls waiting per scope before `busy` (32). */
   queuePerScope: number
-  /** Pending confirmations before the oldest is evicted (100). */
+  /**
+   * Pending confirmations (100). Each caller may always hold its share (this divided among the
+   * callers, rounded up); past it, only while fewer than this wait; then it is refused `busy`.
+   */
   pendingConfirmations: number
   /** Undo entries kept (100). */
   undoJournal: number
@@ -552,13 +554,14 @@ export type QuestionValue<TSchema> = TSchema extends StandardSchemaV1
 
 /**
  * Why a question got no answer: `declined` (the person said no), `expired` (nobody answered in
- * time, or it was evicted), `cancelled` (the call was stopped: Stop, its signal, the deadline, the
+ * time), `cancelled` (the call was stopped: Stop, its signal, the deadline, the
  * tool gone), `no_presenter` (no dialog is mounted to ask with, and the call is not one an AG-UI
  * session in `interrupt` mode runs), `invalid_question` (production only: the schema is not one a
- * dialog can ask).
+ * dialog can ask), `busy` (nothing was filed: the caller already has its share of
+ * `limits.pendingConfirmations` waiting and the list is full).
  */
 export type QuestionUnanswered =
-  'declined' | 'expired' | 'cancelled' | 'no_presenter' | 'invalid_question'
+  'declined' | 'expired' | 'cancelled' | 'no_presenter' | 'invalid_question' | 'busy'
 
 /** What `ctx.ask` resolves with. */
 export type QuestionAnswer<T = unknown> =
@@ -631,6 +634,11 @@ export interface Grant {
   title?: string
   /** The caller whose later calls it covers. */
   caller: Caller
+  /**
+   * A grant given on a tour's `do` step (caller `tour`): the caller that started that tour. It
+   * covers only that caller's later tour steps.
+   */
+  actingFor?: Caller
   /** The pinned paths and their values (`'[redacted]'` for the tool's sensitive paths). */
   pins: ReadonlyArray<{ path: string; value: unknown }>
   createdAt: number

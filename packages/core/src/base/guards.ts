@@ -1,4 +1,4 @@
-import type { Caller } from '../types'
+import { CALLERS, type Caller } from '../types'
 
 /** Type guards and tiny helpers every part of core uses. A leaf: it imports no runtime code of ours but the caller list. */
 
@@ -21,20 +21,8 @@ export const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   (typeof v === 'object' || typeof v === 'function') &&
   typeof (v as { then?: unknown }).then === 'function'
 
-/** One of `CALLERS` (a switch: this runs on every call). */
-export function isCaller(v: unknown): v is Caller {
-  switch (v) {
-    case 'inapp':
-    case 'webmcp':
-    case 'mcp':
-    case 'test':
-    case 'human':
-    case 'tour':
-      return true
-    default:
-      return false
-  }
-}
+/** One of `CALLERS`. */
+export const isCaller = (v: unknown): v is Caller => (CALLERS as readonly unknown[]).includes(v)
 
 /** An own, enumerable property only: options and policies are never read through the prototype. */
 export const own = (o: object, key: string): unknown =>

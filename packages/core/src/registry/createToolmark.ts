@@ -8,7 +8,9 @@ import { isAbortSignal, isCaller, isObject } from '../base/guards'
 import { randomId } from '../base/ids'
 import { createManifests } from './manifest'
 import { isSegment, joinName, nameLabel, toLlmName } from '../tool/names'
+import { confirmModesOf, perCaller } from '../tool/callers'
 import {
+  bothPolicies,
   compilePolicy,
   createRateLimiter,
   needsConfirmation,
@@ -38,7 +40,6 @@ import type {
 import type {
   Caller,
   CancelledBy,
-  ConfirmMode,
   ErrorEvent,
   Policy,
   RegisterOptions,
@@ -78,14 +79,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const startup: ErrorEvent[] = []
   const atStartup = (event: ErrorEvent) => startup.push(event)
   for (const problem of read.problems) misconfigured('invalid_options', problem, '', atStartup)
-  const confirmModes: Record<Caller, ConfirmMode> = {
-    ...read.confirm,
-    webmcp: 'inline',
-    mcp: 'inline',
-    human: 'inline',
-    // A tour's `do` step waits for the person on top of the tour, like a browser agent's call.
-    tour: 'inline',
-  }
+  const confirmModes = confirmModesOf(read.confirm)
   const tools = new Map<string, ToolRecord>()
   const llmNames = new Map<string, ToolRecord>()
   const subscribers = createSubscribable<[number]>({ report: errorEvent, label: 'tm.subscribe' })
@@ -224,26 +218,22 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
 
   // Access only changes with a change (registration, scope, policy, presenter), so each tool keeps
   // its answers per caller until the next one: a call does not walk its scope chain every time.
-  function access(record: ToolRecord, caller: Caller): Access {
+  // A tour's step is answered afresh: it also depends on whom the tour acts for.
+  function access(record: ToolRecord, caller: Caller, actingFor?: Caller): Access {
+    if (caller === 'tour') return accessNow(record, caller, actingFor ?? 'inapp')
     if (record.accessGeneration !== generation) {
       record.accessGeneration = generation
-      // Every caller an own key: a read never falls through to a polluted Object.prototype.
-      record.access = {
-        inapp: undefined,
-        webmcp: undefined,
-        mcp: undefined,
-        test: undefined,
-        human: undefined,
-      }
+      // One own key per caller and no prototype: a read never reaches a polluted Object.prototype.
+      record.access = perCaller(() => undefined)
     }
-    return (record.access![caller] ??= accessNow(record, caller))
+    return (record.access![caller] ??= accessNow(record, caller, undefined))
   }
 
-  function accessNow(record: ToolRecord, caller: Caller): Access {
+  function accessNow(record: ToolRecord, caller: Caller, actingFor: Caller | undefined): Access {
     if (record.disposed || !visible(record.scope)) return 'hidden'
-    if (!policy[caller].allows(record.name, record.cls)) return 'denied'
+    if (!policyOf(caller, actingFor).allows(record.name, record.cls)) return 'denied'
     // An approval that needs the person's passkey, and nothing to ask it with: fail closed.
-    if (!read.verification.verifier && verifies(record, caller)) return 'no_verifier'
+    if (!read.verification.verifier && verifies(record, caller, actingFor)) return 'no_verifier'
     if (
       needsConfirmation(record.cls, caller) &&
       confirmModes[caller] === 'inline' &&
@@ -254,8 +244,12 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     return 'ok'
   }
 
-  const verifies = (record: ToolRecord, caller: Caller) =>
-    needsVerification(record.cls, record.def.verify, caller, policy[caller])
+  /** A caller's rules; a tour's step meets the tour's and its starter's both (DESIGN §11). */
+  const policyOf = (caller: Caller, actingFor?: Caller): CompiledCallerPolicy =>
+    caller === 'tour' ? bothPolicies(policy.tour, policy[actingFor ?? 'inapp']) : policy[caller]
+
+  const verifies = (record: ToolRecord, caller: Caller, actingFor?: Caller) =>
+    needsVerification(record.cls, record.def.verify, caller, policyOf(caller, actingFor))
 
   // --- the parts -----------------------------------------------------------------------------
 
@@ -285,7 +279,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     tools,
     rev: () => rev,
     access,
-    policyOf: (caller) => policy[caller],
+    policyOf,
     rateLimiter: createRateLimiter(),
     confirmMode: (caller) => confirmModes[caller],
     verification: read.verification,

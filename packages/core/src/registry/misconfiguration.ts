@@ -1,6 +1,7 @@
 import { NODE_ENV_READABLE } from '../base/nodeEnv'
 import { DEFAULT_LIMITS, OPTION_KEYS } from './options'
-import { CLASSES, POLICY_CALLERS } from '../tool/policy'
+import { CLASSES } from '../tool/policy'
+import { POLICY_CALLERS } from '../tool/callers'
 import type { Problem } from '../base/problem'
 import { HINT_KEYS } from './toolDefinition'
 

@@ -1,11 +1,15 @@
+import { CALLER_TRAITS, INLINE_CALLERS } from '../tool/callers'
 import { needsConfirmation, toolClass } from '../tool/policy'
 import { CALLERS, type Caller, type ManifestEntry, type Toolmark } from '../types'
 
-/** Callers whose confirmations are always inline: asked while the call waits, in the page. */
-const INLINE_ALWAYS: readonly Caller[] = ['webmcp', 'mcp', 'tour']
+const seesDestructive = (caller: Caller) => CALLER_TRAITS[caller].classes.includes('destructive')
+/** Callers that see destructive tools under the default policy, in words. */
+const SEE_DESTRUCTIVE = CALLERS.filter(seesDestructive)
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' and $1')
 
 /** Agent callers that do not see destructive tools under the default policy. */
-const NO_DESTRUCTIVE_BY_DEFAULT: readonly Caller[] = ['webmcp', 'mcp']
+const NO_DESTRUCTIVE_BY_DEFAULT: readonly Caller[] = CALLERS.filter((c) => !seesDestructive(c))
 
 /**
  * Why a registered tool (one `human` sees) is not shown to `caller`, told from what the registry
@@ -15,10 +19,10 @@ const NO_DESTRUCTIVE_BY_DEFAULT: readonly Caller[] = ['webmcp', 'mcp']
 export function whyHidden(tm: Toolmark, entry: ManifestEntry, caller: Caller): string {
   const cls = toolClass(entry.hints)
   if (cls === 'destructive' && NO_DESTRUCTIVE_BY_DEFAULT.includes(caller)) {
-    return `destructive: the default policy shows destructive tools to inapp, test and human only (policy: { ${caller}: { allow: ['destructive', 'consequential', 'readOnly', 'none'] } } changes that)`
+    return `destructive: the default policy shows destructive tools to ${SEE_DESTRUCTIVE} only (policy: { ${caller}: { allow: ['destructive', 'consequential', 'readOnly', 'none'] } } changes that)`
   }
   if (needsConfirmation(cls, caller) && !tm.confirmations.hasPresenter()) {
-    if (INLINE_ALWAYS.includes(caller)) {
+    if (INLINE_CALLERS.includes(caller)) {
       return `${cls}: it asks a person, ${caller} is asked inline (while its call waits) and no presenter is attached — mount <ConfirmDialog> or call tm.confirmations.attachPresenter()`
     }
     return `${cls}: it asks a person and no presenter is attached, which hides it when ${caller}'s confirmations are inline (confirm: { ${caller}: 'inline' }); otherwise the policy for ${caller} leaves it out`

@@ -1,11 +1,9 @@
-import { CALLERS } from '../types'
+import { CALLER_TRAITS, POLICY_CALLERS, perCaller } from './callers'
 import { isObject, own } from '../base/guards'
 import type { Problem } from '../base/problem'
 import { isToolName } from './names'
 import type { Caller, CallerPolicy, Policy, ToolClass, ToolHints } from '../types'
 
-/** Agent callers a policy may name (`human` is fixed). */
-export const POLICY_CALLERS = ['inapp', 'webmcp', 'mcp', 'test', 'tour'] as const
 /** Tool classes, strongest first. */
 export const CLASSES: readonly ToolClass[] = ['destructive', 'consequential', 'readOnly', 'none']
 
@@ -33,16 +31,6 @@ export function needsVerification(
 /** Whether a call of this class needs a person's approval (never for `human`). */
 export function needsConfirmation(cls: ToolClass, caller: Caller): boolean {
   return caller !== 'human' && (cls === 'destructive' || cls === 'consequential')
-}
-
-const DEFAULT_CLASSES: Record<Caller, readonly ToolClass[]> = {
-  inapp: CLASSES,
-  test: CLASSES,
-  human: CLASSES,
-  // A tour acts for the page's own assistant or the app: the same ceiling as `inapp`.
-  tour: CLASSES,
-  webmcp: ['consequential', 'readOnly', 'none'],
-  mcp: ['consequential', 'readOnly', 'none'],
 }
 
 /** The rules for one caller, ready to answer per tool. */
@@ -141,7 +129,7 @@ export function compileCallerPolicy(
   const tools = (own(given, 'tools') ?? {}) as NonNullable<CallerPolicy['tools']>
   const rate = own(given, 'rateLimit') as CallerPolicy['rateLimit']
   const verified = new Set<ToolClass>((own(given, 'verify') as ToolClass[] | undefined) ?? [])
-  const classes = new Set<ToolClass>(allowed ?? DEFAULT_CLASSES[caller])
+  const classes = new Set<ToolClass>(allowed ?? CALLER_TRAITS[caller].classes)
   const allow = (own(tools, 'allow') as string[] | undefined)?.map(nameRule)
   const deny = (own(tools, 'deny') as string[] | undefined)?.map(nameRule) ?? []
   const grantsGiven = own(given, 'grants') as CallerPolicy['grants']
@@ -170,7 +158,6 @@ export function compilePolicy(policy: Policy | undefined): {
   problems: Problem[]
 } {
   const problems: Problem[] = []
-  const callers = {} as Record<Caller, CompiledCallerPolicy>
   const given = (policy ?? {}) as Record<string, unknown>
   const broken = policy !== undefined && !isObject(policy)
   if (broken) problems.push(['policy'])
@@ -182,15 +169,32 @@ export function compilePolicy(policy: Policy | undefined): {
       denied.add(key)
     }
   }
-  for (const caller of CALLERS) {
-    callers[caller] =
-      caller === 'human'
-        ? compileCallerPolicy('human', undefined)
-        : broken || denied.has(caller)
-          ? DENY_ALL
-          : compileCallerPolicy(caller, own(given, caller) as CallerPolicy | undefined)
-  }
+  const callers = perCaller((caller) =>
+    !CALLER_TRAITS[caller].policy
+      ? compileCallerPolicy(caller, undefined)
+      : broken || denied.has(caller)
+        ? DENY_ALL
+        : compileCallerPolicy(caller, own(given, caller) as CallerPolicy | undefined),
+  )
   return { callers, problems }
+}
+
+/**
+ * The rules a tour's `do` step meets (DESIGN §11): the tour's own (`policy.tour`) and those of
+ * the caller that started the tour, the stricter winning. A tool either denies is denied; either
+ * asking for verification makes the step verify; a grant needs both to allow it. Each caller's
+ * rate limit is counted by the pipeline on its own window.
+ */
+export function bothPolicies(
+  channel: CompiledCallerPolicy,
+  starter: CompiledCallerPolicy,
+): CompiledCallerPolicy {
+  return {
+    allows: (name, cls) => channel.allows(name, cls) && starter.allows(name, cls),
+    verifies: (cls) => channel.verifies(cls) || starter.verifies(cls),
+    grants: (name) => channel.grants(name) && starter.grants(name),
+    rateLimit: channel.rateLimit,
+  }
 }
 
 /** Counts calls per caller in a sliding window. */

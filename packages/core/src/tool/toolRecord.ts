@@ -52,7 +52,7 @@ export interface ToolRecord {
   summaryEntry?: ManifestEntry
   fullEntry?: ManifestEntry
   /** `access()`'s answers per caller, valid while `accessGeneration` is the registry's. */
-  access?: Partial<Record<Caller, Access>>
+  access?: Record<Caller, Access | undefined>
   accessGeneration?: number
 }
 
@@ -79,14 +79,16 @@ export interface RegistryInternals {
   readonly events: Emitter
   readonly tools: ReadonlyMap<string, ToolRecord>
   rev(): number
-  access(record: ToolRecord, caller: Caller): Access
-  policyOf(caller: Caller): CompiledCallerPolicy
+  /** What `caller` may do with the tool; `actingFor` names a tour step's starter (see `Call`). */
+  access(record: ToolRecord, caller: Caller, actingFor?: Caller): Access
+  /** A caller's rules; for `tour`, the tour's and its starter's both, the stricter winning. */
+  policyOf(caller: Caller, actingFor?: Caller): CompiledCallerPolicy
   readonly rateLimiter: RateLimiter
   confirmMode(caller: Caller): ConfirmMode
   /** Step-up verification options (`confirm.verifier`, `origin`, `rpId`). */
   readonly verification: Readonly<VerifyOptions>
   /** Whether this caller's approvals of this tool need step-up verification. */
-  verifies(record: ToolRecord, caller: Caller): boolean
+  verifies(record: ToolRecord, caller: Caller, actingFor?: Caller): boolean
   /** Development throws with the fix; production emits an `error` event. */
   misconfigured(code: string, problem: Problem, tool?: string): void
   errorEvent(event: ErrorEvent): void

@@ -9,6 +9,7 @@ export { registerTourTool } from './tourTool'
 export type { TourToolOptions } from './tourTool'
 export { MAX_STEP_TEXT, MAX_STEP_TITLE, MAX_TOUR_STEPS, tourStepIssues } from './tourSteps'
 export type {
+  TourStarter,
   Tour,
   TourEvent,
   TourMode,

@@ -4,8 +4,9 @@ import { anchorsOf } from '../anchors/anchors'
 import { reportError } from '../events/reportError'
 import { Subscribable } from '../events/subscribable'
 import type { ErrorEvent, JsonSchema, ToolResult, Toolmark } from '../types'
+import { CALL_HOOKS, type HookedCallOptions } from '../call/callHooks'
 import { setCurrentTour } from './currentTour'
-import { freezeSteps, isTourMode, tourStepIssues } from './tourSteps'
+import { freezeSteps, isTourMode, isTourStarter, tourStepIssues } from './tourSteps'
 import type {
   Tour,
   TourEvent,
@@ -13,6 +14,7 @@ import type {
   TourOptions,
   TourSnapshot,
   TourStatus,
+  TourStarter,
   TourStep,
 } from './tourTypes'
 
@@ -35,8 +37,10 @@ const DEFAULT_PAUSE_MS = 600
 
 /**
  * Starts a tour of the page's own tools: `show` points at each step's element, `guide` waits
- * for the person to do each step, `do` calls each step's tool as caller `tour` (its consequential
- * calls wait for the person in `<ConfirmDialog>`, on top of the tour). A tour started while
+ * for the person to do each step, `do` calls each step's tool as caller `tour` on behalf of
+ * `startedBy` (default `inapp`): each step must pass that caller's policy and `policy.tour`, and
+ * its consequential calls wait for the person in `<ConfirmDialog>`, on top of the tour. Listeners
+ * attached in the same turn as `startTour` hear every event from the first. A tour started while
  * another runs on the same registry ends that one (`stopped`). Never throws for what the steps
  * say: bad steps end the tour at once with `finished` answering `invalid`.
  *
@@ -59,7 +63,13 @@ class RunningTour extends Subscribable implements Tour {
   readonly #tm: Toolmark
   readonly #options: TourOptions
   readonly #mode: TourMode
+  readonly #startedBy: TourStarter
   #snapshot: TourSnapshot
+  /**
+   * What the tour told while it began, in the same turn as `startTour`: replayed to a listener
+   * attached in that turn, so it hears the first step too. Dropped after one microtask.
+   */
+  #early: TourEvent[] | undefined = []
   readonly #listeners = new Set<(event: TourEvent) => void>()
   /** Undoes what the current step set up (its listeners, its timer, its call). */
   #leaveStep: (() => void) | undefined
@@ -75,6 +85,9 @@ class RunningTour extends Subscribable implements Tour {
     this.#tm = tm
     this.#options = options
     this.#mode = isPlainObject(options) && isTourMode(options.mode) ? options.mode : 'show'
+    this.#startedBy =
+      isPlainObject(options) && isTourStarter(options.startedBy) ? options.startedBy : 'inapp'
+    queueMicrotask(() => (this.#early = undefined))
     this.#snapshot = Object.freeze({ status: 'running', mode: this.#mode, steps: [], index: -1 })
     this.finished = new Promise((resolve) => (this.#finish = resolve))
   }
@@ -88,6 +101,10 @@ class RunningTour extends Subscribable implements Tour {
   on(listener: (event: TourEvent) => void): () => void {
     const own = (event: TourEvent) => listener(event)
     this.#listeners.add(own)
+    for (const event of this.#early ?? []) {
+      if (!this.#listeners.has(own)) break
+      this.#tell(own, event)
+    }
     return () => void this.#listeners.delete(own)
   }
 
@@ -96,6 +113,11 @@ class RunningTour extends Subscribable implements Tour {
     const options = this.#options
     if (!isPlainObject(options) || !isTourMode(options.mode)) {
       return this.#refuse([{ path: 'mode', message: 'Expected "show", "guide" or "do"' }])
+    }
+    if (options.startedBy !== undefined && !isTourStarter(options.startedBy)) {
+      return this.#refuse([
+        { path: 'startedBy', message: 'Expected "inapp", "webmcp", "mcp" or "test"' },
+      ])
     }
     if ('steps' in options) return this.#accept(options.steps)
     if (typeof options.goal !== 'string' || typeof options.planner !== 'function') {
@@ -295,9 +317,13 @@ class RunningTour extends Subscribable implements Tour {
     })
     const timer = setTimeout(() => {
       const input = step.input ?? this.#inputFor(step)
-      void tm
-        .call(step.tool, input, { caller: 'tour', signal: this.#controller.signal })
-        .then((result) => this.#afterCall(index, step, result))
+      // The step acts for whoever started the tour: it meets their policy as well as the tour's.
+      const options: HookedCallOptions = {
+        caller: 'tour',
+        signal: this.#controller.signal,
+        [CALL_HOOKS]: { actingFor: this.#startedBy },
+      }
+      void tm.call(step.tool, input, options).then((result) => this.#afterCall(index, step, result))
     }, pauseOf(this.#options))
     this.#leaveStep = () => {
       clearTimeout(timer)
@@ -368,12 +394,15 @@ class RunningTour extends Subscribable implements Tour {
   }
 
   #emit(event: TourEvent): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event)
-      } catch (cause) {
-        this.report({ code: 'listener_threw', message: 'A tour listener threw', cause })
-      }
+    this.#early?.push(event)
+    for (const listener of [...this.#listeners]) this.#tell(listener, event)
+  }
+
+  #tell(listener: (event: TourEvent) => void, event: TourEvent): void {
+    try {
+      listener(event)
+    } catch (cause) {
+      this.report({ code: 'listener_threw', message: 'A tour listener threw', cause })
     }
   }
 }

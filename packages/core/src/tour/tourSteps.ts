@@ -1,6 +1,7 @@
-import { isPlainObject } from '../base/guards'
+import { isCaller, isPlainObject } from '../base/guards'
+import { CALLER_TRAITS } from '../tool/callers'
 import type { ResultIssue } from '../types'
-import type { TourMode, TourStep } from './tourTypes'
+import type { TourMode, TourStarter, TourStep } from './tourTypes'
 
 /** The most steps one tour may have. */
 export const MAX_TOUR_STEPS = 50
@@ -12,6 +13,10 @@ export const MAX_STEP_TITLE = 200
 const MODES: readonly TourMode[] = ['show', 'guide', 'do']
 
 export const isTourMode = (value: unknown): value is TourMode => MODES.includes(value as TourMode)
+
+/** A caller a tour may act for: one a policy names, never `tour` itself (nor `human`). */
+export const isTourStarter = (value: unknown): value is TourStarter =>
+  isCaller(value) && value !== 'tour' && CALLER_TRAITS[value].policy
 
 /**
  * The problems of a step list, as `{ path, message }` issues (`steps.3.text`): too many steps, a

@@ -1,6 +1,8 @@
+import { anchorsOf } from '../anchors/anchors'
 import { isPlainObject } from '../base/guards'
 import { invalid, ok, refuse } from '../base/results'
 import { reportError } from '../events/reportError'
+import { definitionFacts } from '../registry/definitions'
 import type { RegisterOptions, ResultIssue, StandardSchemaV1, ToolHandle, Toolmark } from '../types'
 import { startTour } from './startTour'
 import {
@@ -70,6 +72,9 @@ export function registerTourTool(tm: Toolmark, options: TourToolOptions = {}): T
         required: ['mode'],
       },
       input: tourStartInput(planner !== undefined),
+      // Read with each input shown (events, recordings, telemetry): a step's secret is masked as
+      // its own tool would mask it.
+      sensitive: (input?: unknown) => stepSecrets(tm, input),
       async run(input, ctx) {
         if (ctx.caller !== 'inapp' && ctx.caller !== 'test') {
           return refuse('tour_not_offered', "Only the page's own assistant can start a tour")
@@ -91,7 +96,7 @@ export function registerTourTool(tm: Toolmark, options: TourToolOptions = {}): T
           const issues = tourStepIssues(steps)
           if (issues.length > 0) return invalid(issues)
         }
-        const tour = startTour(tm, { mode: input.mode, steps })
+        const tour = startTour(tm, { mode: input.mode, steps, startedBy: ctx.caller })
         return ok({ started: true, mode: input.mode, steps: tour.getSnapshot().steps.length })
       },
     },
@@ -133,4 +138,89 @@ function tourStartInput(planned: boolean): StandardSchemaV1<unknown, TourStartIn
       },
     },
   }
+}
+
+/** More masked values than this in one input: every step's value and input is masked instead. */
+const MAX_SECRET_PATHS = 64
+/** How deep a step's value or input is looked into, as deep as redaction goes. */
+const MAX_DEPTH = 64
+const EVERY_STEP = ['steps[].value', 'steps[].input']
+
+/**
+ * The paths of a `tour.start` input that carry another tool's secret: a step's `value` where it
+ * lands on a sensitive path of the step's tool, and the parts of a step's `input` at that tool's
+ * sensitive paths. A tour is no way to show what the tool itself would mask. Input it cannot read,
+ * or that holds more than it looks into, masks every step's value and input.
+ */
+function stepSecrets(tm: Toolmark, input: unknown): readonly string[] {
+  if (!isPlainObject(input) || !Array.isArray(input.steps)) return []
+  const steps: unknown[] = input.steps
+  if (steps.length > MAX_TOUR_STEPS) return EVERY_STEP
+  const out: string[] = []
+  try {
+    steps.forEach((step, i) => {
+      if (!isPlainObject(step) || typeof step.tool !== 'string') return
+      const facts = definitionFacts(tm, step.tool)
+      if (!facts) return
+      const secret = (path: string) => facts.sensitive(path)
+      if ('input' in step) collect(step.input, '', `steps.${i}.input`, secret, out)
+      if ('value' in step && typeof step.field === 'string') {
+        const at = valuePath(tm, step.tool, step.field)
+        collect(step.value, at, `steps.${i}.value`, secret, out)
+      }
+    })
+  } catch {
+    return EVERY_STEP
+  }
+  return out.length > MAX_SECRET_PATHS ? EVERY_STEP : out
+}
+
+/**
+ * Adds `at` (a path of the tour's input) for `value` when it lands on a secret path of the tool
+ * (`path`), else the secret paths within it. Cycles and depth are bounded.
+ */
+function collect(
+  value: unknown,
+  path: string,
+  at: string,
+  secret: (path: string) => boolean,
+  out: string[],
+  ancestors: object[] = [],
+): void {
+  if (out.length > MAX_SECRET_PATHS) return
+  if (path !== '' && secret(path)) {
+    out.push(at)
+    return
+  }
+  if (value === null || typeof value !== 'object' || ancestors.includes(value)) return
+  if (ancestors.length >= MAX_DEPTH) return
+  ancestors.push(value)
+  for (const key of Object.keys(value)) {
+    const item = (value as Record<string, unknown>)[key]
+    collect(item, path === '' ? key : `${path}.${key}`, `${at}.${key}`, secret, out, ancestors)
+  }
+  ancestors.pop()
+}
+
+/**
+ * Where a field step's value lands in its tool's input, as the step's call builds it: where the
+ * tool's anchor source writes the field (a form's fill: `values.<field>`), else the field itself.
+ */
+function valuePath(tm: Toolmark, tool: string, field: string): string {
+  const write = anchorsOf(tm)?.inputFor(tool)
+  if (!write) return field
+  const marker = {}
+  return pathOf(write(field, marker), marker, '', 0) ?? field
+}
+
+/** The dot path of `target` (by identity) in `value`, depth-bounded. */
+function pathOf(value: unknown, target: object, path: string, depth: number): string | undefined {
+  if (value === target) return path
+  if (value === null || typeof value !== 'object' || depth >= MAX_DEPTH) return undefined
+  for (const key of Object.keys(value)) {
+    const next = path === '' ? key : `${path}.${key}`
+    const found = pathOf((value as Record<string, unknown>)[key], target, next, depth + 1)
+    if (found !== undefined) return found
+  }
+  return undefined
 }

@@ -1,10 +1,10 @@
-import type { AnchorElement, Manifest, ToolResult } from '../types'
+import type { AnchorElement, Caller, Manifest, ToolResult } from '../types'
 
 /**
  * How a tour goes: `show` points at each step's element in turn (the person moves on); `guide`
  * waits at each step until the person has done it, and says what is wrong when it is not; `do`
  * calls each step's tool as caller `tour` while the person watches, through the same policy,
- * queue and confirmation as any agent.
+ * queue and confirmation as any agent, on behalf of the caller that started the tour.
  */
 export type TourMode = 'show' | 'guide' | 'do'
 
@@ -30,9 +30,18 @@ export type TourPlanner = (
   manifest: Manifest,
 ) => readonly TourStep[] | Promise<readonly TourStep[]>
 
+/** Who a tour acts for: an agent caller a policy names (never `human` or `tour`). */
+export type TourStarter = Exclude<Caller, 'human' | 'tour'>
+
 /** Options of `startTour`: the steps, or a goal and a planner that makes them. */
 export type TourOptions = {
   mode: TourMode
+  /**
+   * `do`: the caller the tour acts for. Each step must pass that caller's policy (tools, classes,
+   * grants, verification, rate limit) and `policy.tour`, the stricter winning; a grant given on
+   * a step covers only this caller's later tour steps. Default `'inapp'`.
+   */
+  startedBy?: TourStarter
   /** `do`: the pause before each step's call, in ms, so a person can follow (default 600). */
   pauseMs?: number
 } & ({ steps: readonly TourStep[] } | { goal: string; planner: TourPlanner })

@@ -74,7 +74,7 @@ describe('toolmarkMatchers', () => {
     expect(message).toBe(
       'expected a tool "tickets.close" for caller webmcp; the registry exposes no tools to webmcp; ' +
         'hidden from webmcp: "tickets.close" (consequential: it asks a person, webmcp is asked inline (while its call waits) and no presenter is attached — mount <ConfirmDialog> or call tm.confirmations.attachPresenter()); ' +
-        `"tickets.delete" (destructive: the default policy shows destructive tools to inapp, test and human only (policy: { webmcp: { allow: ['destructive', 'consequential', 'readOnly', 'none'] } } changes that)); ` +
+        `"tickets.delete" (destructive: the default policy shows destructive tools to inapp, test, human and tour only (policy: { webmcp: { allow: ['destructive', 'consequential', 'readOnly', 'none'] } } changes that)); ` +
         'callers that see tools: inapp (2), test (2), human (2)',
     )
 
