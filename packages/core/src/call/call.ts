@@ -40,6 +40,11 @@ export interface CallHooks {
    * scope's slot, so the adapter learns which of its calls wait in line behind it.
    */
   moved?(phase: Phase): void
+  /**
+   * A tour's `do` step (caller `tour`): the caller that started the tour. The step passes that
+   * caller's policy as well as `policy.tour`, the stricter winning; `inapp` when not given.
+   */
+  actingFor?: Caller
 }
 
 /**
@@ -131,6 +136,11 @@ export class Call implements Abortable {
     callId: string | undefined,
     /** When the call began (`now()`), for `durationMs`; only read when someone listens. */
     readonly started: number | undefined,
+    /**
+     * A tour step's: the caller that started the tour, whose policy the step must also pass
+     * (tools, classes, grants, verification, rate limit). Undefined for every other caller.
+     */
+    readonly actingFor?: Caller,
   ) {
     this.#callId = callId
     this.#runAs = caller
@@ -417,14 +427,18 @@ export class Call implements Abortable {
   }
 
   /**
-   * Ends the call with `result`, once: the result is normalized (results already frozen, the
-   * pipeline's own, are kept as they are; `normalized` says it comes from `normalize` already, a
-   * run's, so it is not tested again), the deadline stops, the slot and the caller's signal are
-   * let go, and the `result` event is emitted. A second settle only returns its own result,
-   * normalized, and emits nothing.
+   * Ends the call with `result`, once: the result is normalized, the deadline stops, the slot and
+   * the caller's signal are let go, and the `result` event is emitted. A second settle only
+   * returns its own result, normalized, and emits nothing.
+   *
+   * Every result of a call leaves through here (or `defer`, or `refuseEarly`), so this is where
+   * it is frozen, whatever step made it: a result already frozen (what `normalize` gave, the
+   * pipeline's deep-frozen constants) is kept as it is, anything else is normalized, which copies
+   * and deep-freezes it. No caller may skip the test: a run's `cancelled(...)` after its
+   * deadline or abort is as fresh as a step's own.
    */
-  settle(result: ToolResult, normalized = false): ToolResult {
-    const final = normalized || Object.isFrozen(result) ? result : this.normalize(result)
+  settle(result: ToolResult): ToolResult {
+    const final = Object.isFrozen(result) ? result : this.normalize(result)
     if (!this.#move(SETTLED)) return final
     this.#waits = undefined
     this.#deadline?.stop()

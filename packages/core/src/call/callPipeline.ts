@@ -1,4 +1,4 @@
-import { Call, CallList, type Waited } from './call'
+import { Call, CallList, type CallHooks, type Waited } from './call'
 import { callHooksOf } from './callHooks'
 import { createConfirmFlow } from './confirmFlow'
 import type { Prepared } from './prepareConfirmation'
@@ -6,6 +6,7 @@ import type { InternalConfirmationStore } from '../confirmations/confirmationSto
 import { isAbortSignal, isCaller, isObject, isThenable } from '../base/guards'
 import { now, randomId } from '../base/ids'
 import { nameLabel } from '../tool/names'
+import { CALLER_TRAITS } from '../tool/callers'
 import { needsConfirmation } from '../tool/policy'
 import { compileSensitive, redactValue } from '../redaction/redact'
 import { cancelled, deepFreeze, refuse, toolFailed } from '../base/results'
@@ -139,13 +140,12 @@ export function createCallPipeline(
       wrappers.length === 0
         ? steps.run(call, value)
         : runWrapped(wrappers, call, () => steps.run(call, value))
-    // A run's result is normalized already: settling it does not test it again.
     return isThenable(out)
       ? out.then(
-          (r) => call.settle(r, true),
+          (r) => call.settle(r),
           (cause: unknown) => failed(call, cause),
         )
-      : call.settle(out, true)
+      : call.settle(out)
   }
 
   /**
@@ -153,7 +153,7 @@ export function createCallPipeline(
    * the scope left; the slot is then free while the person decides.
    */
   function confirm(call: Call, value: unknown): ToolResult | Promise<ToolResult> {
-    const access = internals.access(call.record, call.caller)
+    const access = internals.access(call.record, call.caller, call.actingFor)
     if (access === 'no_presenter' || access === 'no_verifier') {
       return call.settle(refusal(call, access)!)
     }
@@ -253,8 +253,9 @@ export function createCallPipeline(
       const record = typeof name === 'string' ? internals.tools.get(name) : undefined
       const knownCaller = isCaller(caller)
       if (record && knownCaller) {
-        current = new Call(internals, record, caller, undefined, started)
         const hooks = callHooksOf(co)
+        const actingFor = caller === 'tour' ? starterOf(hooks) : undefined
+        current = new Call(internals, record, caller, undefined, started, actingFor)
         if (hooks) current.lend(hooks)
       }
       // 1. Every call is seen, refused ones included. Redaction costs a walk: only for listeners.
@@ -282,7 +283,9 @@ export function createCallPipeline(
         return refusedEarly(refused, callId, nameLabel(name), label as Caller, started)
       }
       // 2. Lookup.
-      const access = record ? internals.access(record, caller) : 'hidden'
+      const access = current
+        ? internals.access(current.record, caller, current.actingFor)
+        : 'hidden'
       if (!current || access === 'hidden') {
         const rev = internals.rev()
         const label = nameLabel(name)
@@ -374,12 +377,20 @@ export function createCallPipeline(
   }
 
   /** The rate limit of step 3: what a call its policy allows still meets. */
-  function rateLimited({ caller }: Call): ToolResult | undefined {
-    const rateLimit = internals.policyOf(caller).rateLimit
-    if (rateLimit && !internals.rateLimiter.take(caller, rateLimit, now())) {
+  function rateLimited({ caller, actingFor }: Call): ToolResult | undefined {
+    // A tour's step counts against its starter's limit too: a tour is no way around it.
+    if (actingFor !== undefined && !withinLimit(actingFor)) {
+      return refuse('rate_limited', `Too many calls from ${actingFor}; wait and retry`)
+    }
+    if (!withinLimit(caller)) {
       return refuse('rate_limited', `Too many calls from ${caller}; wait and retry`)
     }
     return undefined
+  }
+
+  function withinLimit(caller: Caller): boolean {
+    const rateLimit = internals.policyOf(caller).rateLimit
+    return !rateLimit || internals.rateLimiter.take(caller, rateLimit, now())
   }
 
   return {
@@ -390,7 +401,7 @@ export function createCallPipeline(
     withdraw() {
       for (const c of calls.snapshot()) {
         if (c.phase === 'running' || c.phase === 'confirming') continue
-        const access = internals.access(c.record, c.runAs)
+        const access = internals.access(c.record, c.runAs, c.actingFor)
         if (access === 'hidden' || access === 'denied') c.abort('policy')
       }
       confirmFlow.withdraw()
@@ -398,4 +409,13 @@ export function createCallPipeline(
     dropTool: confirmFlow.dropTool,
     runWrappers: wrappers,
   }
+}
+
+/**
+ * Whom a tour's step acts for: the starter its tour lent, an agent caller that a policy may name;
+ * anything else acts for `inapp`, the page's own assistant (never wider than the tour itself).
+ */
+function starterOf(hooks: CallHooks | undefined): Caller {
+  const given = hooks?.actingFor
+  return isCaller(given) && given !== 'tour' && CALLER_TRAITS[given].policy ? given : 'inapp'
 }

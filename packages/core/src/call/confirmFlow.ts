@@ -6,7 +6,7 @@ import { isThenable, unref } from '../base/guards'
 import { cancelled, deepFreeze, refuse, toolFailed } from '../base/results'
 import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
 import type { Approval, FieldChange, QuestionAnswer, ToolResult } from '../types'
-import { validateInput, type Checked } from './validateInput'
+import { frozenInput, validateInput, type Checked } from './validateInput'
 import {
   isStale,
   makeEntry,
@@ -78,17 +78,23 @@ const GRANTS_NOT_ENABLED = () =>
  * Validates an input the person edited, bounded: a validator that never settles gives up after
  * the tool's deadline (or when the call is stopped) with `cancelled`, so the entry is never left
  * "being answered"; it stays pending and can still be approved as it was, or denied.
+ *
+ * What runs is a frozen copy of what was approved (`frozenInput`): the edited input is copied
+ * as `approve` is called, so the validator reads what the approver gave then, and the value it
+ * gives back is copied again (a schema's output may hold the objects it was given, or the app's).
  */
 function checkEdited(
   internals: RegistryInternals,
   record: ToolRecord,
-  input: unknown,
+  edited: unknown,
   call: Call,
 ): Promise<Checked> {
   // Results built by validation are fresh and plain: freezing is enough.
   const frozen = (checked: Checked): Checked =>
-    'result' in checked ? { result: deepFreeze(checked.result) } : checked
-  const checking = validateInput(internals, record, input, call)
+    'result' in checked ? { result: deepFreeze(checked.result) } : frozenInput(checked.value)
+  const input = frozenInput(edited)
+  if ('result' in input) return Promise.resolve(input)
+  const checking = validateInput(internals, record, input.value, call)
   if (!isThenable(checking)) return Promise.resolve(frozen(checking))
   return new Promise<Checked>((resolve) => {
     const timer = unref(
@@ -121,12 +127,12 @@ function grantFor(
   call: Call,
   given: unknown,
 ): GrantCheck {
-  const { record, caller } = call
+  const { record, caller, actingFor } = call
   const list = confirmations.grantList
   if (!list) return { result: GRANTS_NOT_ENABLED() }
-  const ceiling = list.ceiling(internals, record, caller)
+  const ceiling = list.ceiling(internals, record, caller, actingFor)
   if (ceiling !== undefined) return { result: deepFreeze(refuse('grant_not_allowed', ceiling)) }
-  return list.read(record, caller, given)
+  return list.read(record, caller, actingFor, given)
 }
 
 export function createConfirmFlow(
@@ -167,10 +173,10 @@ export function createConfirmFlow(
   function granted(call: Call, value: unknown, prepared: Prepared) {
     const list = confirmations.grantList
     if (!list) return undefined
-    const { record, caller } = call
+    const { record, caller, actingFor } = call
     // The ceilings are read again: a policy changed since the grant was given wins.
-    if (list.ceiling(internals, record, caller) !== undefined) return undefined
-    const grant = list.use(record, caller, value)
+    if (list.ceiling(internals, record, caller, actingFor) !== undefined) return undefined
+    const grant = list.use(record, caller, actingFor, value)
     if (grant === undefined) return undefined
     const approval: Approval = deepFreeze({ by: 'grant', grant })
     const entry = makeEntry(
@@ -190,9 +196,16 @@ export function createConfirmFlow(
     }
   }
 
-  function defer(call: Call, value: unknown, prepared: Prepared, onApproved: OnApproved) {
+  /** What a filed confirmation shows and runs: the frozen copy `prepare` took (`Prepared.input`). */
+  const filed = (value: unknown, prepared: Prepared): unknown =>
+    prepared.input ? prepared.input.value : value
+
+  function defer(call: Call, given: unknown, prepared: Prepared, onApproved: OnApproved) {
+    const value = filed(given, prepared)
     const entry = makeEntry(internals, confirmations, call, value, prepared, 'deferred')
-    file({ entry, kind: 'deferred', ...callParts(call, value, onApproved) })
+    const confirmation = file({ entry, kind: 'deferred', ...callParts(call, value, onApproved) })
+    // Its caller already has its share of a full list waiting: nothing was filed, the call ended `busy`.
+    if (confirmation.refusal) return confirmation.refusal
     const result: ToolResult = {
       status: 'needs_confirmation',
       confirmId: entry.id,
@@ -204,10 +217,11 @@ export function createConfirmFlow(
 
   function inline(
     call: Call,
-    value: unknown,
+    given: unknown,
     prepared: Prepared,
     onApproved: OnApproved,
   ): Promise<ToolResult> {
+    const value = filed(given, prepared)
     const entry = makeEntry(internals, confirmations, call, value, prepared, 'inline')
     const confirmation = file({ entry, kind: 'inline', ...callParts(call, value, onApproved) })
     return confirmation.ended.then((ending) => ending.result)
@@ -239,14 +253,14 @@ export function createConfirmFlow(
           // answer, so the run hears `no_presenter` now instead of holding its scope until the
           // expiry. An adapter that shows the run's questions itself keeps them.
           if (!seen && c.call.hooks?.showsQuestions !== true) c.withdraw(WITHDRAWN_BY, NO_PRESENTER)
-        } else if (internals.access(c.call.record, c.call.caller) !== 'ok') {
+        } else if (internals.access(c.call.record, c.call.caller, c.call.actingFor) !== 'ok') {
           c.withdraw(WITHDRAWN_BY)
         }
       }
       const list = confirmations.grantList
       list?.retain(
-        (record, caller) =>
-          !record.disposed && list.ceiling(internals, record, caller) === undefined,
+        (record, caller, actingFor) =>
+          !record.disposed && list.ceiling(internals, record, caller, actingFor) === undefined,
       )
     },
   }

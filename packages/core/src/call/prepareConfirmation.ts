@@ -6,6 +6,7 @@ import { inputJsonSchema, titlesOf } from '../schema/jsonSchema'
 import { redactChanges, redactValue } from '../redaction/redact'
 import { deepFreeze, refuse, toolFailed } from '../base/results'
 import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
+import { frozenInput } from './validateInput'
 import type {
   ConfirmationEntry,
   ConfirmMode,
@@ -25,6 +26,12 @@ export interface Prepared {
   isStale?: () => boolean
   /** A question's prompt and form (`ctx.ask`). */
   question?: QuestionSpec
+  /**
+   * A call's own confirmation: its input copied and frozen as the confirmation is filed
+   * (`frozenInput`). The summary is read from it, the entry shows it and, unless the person
+   * edits it, it is what runs: nothing the caller does to its object afterwards reaches it.
+   */
+  input?: { readonly value: unknown }
 }
 
 export const isChange = (c: unknown): c is FieldChange => isObject(c) && typeof c.path === 'string'
@@ -35,19 +42,25 @@ function schemaTitles(record: ToolRecord): Readonly<Record<string, string>> {
   return titlesOf(inputJsonSchema(input, inputSchema, undefined).schema)
 }
 
-/** Summary, changes, labels and staleness check for a call that needs a confirmation. */
+/**
+ * Summary, changes, labels and staleness check for a call that needs a confirmation, all read
+ * from the frozen copy of its input that will run (an input that cannot be copied: `invalid`).
+ */
 export function prepareConfirmation(
   internals: RegistryInternals,
   call: Call,
-  value: unknown,
+  given: unknown,
 ): Prepared | { result: ToolResult } {
   const { record } = call
   const { def } = record
+  const input = frozenInput(given)
+  if ('result' in input) return input
+  const { value } = input
   try {
     const extra = def.confirmation?.(value)
     const summary = def.summary?.(value) ?? extra?.summary ?? def.title ?? record.name
     if (typeof summary !== 'string') throw new TypeError('summary must return a string')
-    const prepared: Prepared = { summary }
+    const prepared: Prepared = { summary, input }
     if (Array.isArray(extra?.changes)) {
       prepared.changes = redactChanges(extra.changes.filter(isChange), record.sensitive)
     }
@@ -124,12 +137,17 @@ export function makeEntry(
   if (prepared.labels) entry.labels = prepared.labels
   if (prepared.agentFilled) entry.agentFilled = [...prepared.agentFilled]
   if (prepared.question) entry.question = prepared.question
-  else if (ofCall ? internals.verifies(record, call.caller) : verifiesInRun(internals, call)) {
+  else if (
+    ofCall
+      ? internals.verifies(record, call.caller, call.actingFor)
+      : verifiesInRun(internals, call)
+  ) {
     entry.verify = true
   }
   // Grantable: the registry makes grants (`grants()`) and no ceiling forbids this one.
   const list = ofCall ? confirmations.grantList : undefined
-  if (list && list.ceiling(internals, record, call.caller) === undefined) entry.grantable = true
+  if (list && list.ceiling(internals, record, call.caller, call.actingFor) === undefined)
+    entry.grantable = true
   if (!ofCall) entry.inRun = true
   return deepFreeze(entry)
 }
@@ -140,4 +158,4 @@ export function makeEntry(
  * script must not be able to approve what the tool protects with a passkey.
  */
 export const verifiesInRun = (internals: RegistryInternals, call: Call): boolean =>
-  call.record.def.verify === true || internals.verifies(call.record, call.caller)
+  call.record.def.verify === true || internals.verifies(call.record, call.caller, call.actingFor)
