@@ -48,11 +48,12 @@ export const INLINE_CALLERS: readonly Caller[] = Object.freeze(
 )
 
 /**
- * A table with one own entry per caller and no prototype, so a read of any caller never falls
- * through to a polluted `Object.prototype`.
+ * A table with one own entry per caller, so a read of any caller never falls through to a
+ * polluted `Object.prototype`. A plain object, not a prototype-free one: V8 keeps a null-prototype
+ * object in dictionary mode, and the access cache is read on every call (`bench/call-gate.mjs`).
  */
 export function perCaller<T>(value: (caller: Caller) => T): Record<Caller, T> {
-  const table = Object.create(null) as Record<Caller, T>
+  const table = {} as Record<Caller, T>
   for (const caller of CALLERS) table[caller] = value(caller)
   return table
 }
