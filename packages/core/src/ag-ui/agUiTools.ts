@@ -1,4 +1,3 @@
-import { bodyOf } from '../base/registryBody'
 import { describeForModel } from '../agent/directTools'
 import type { Manifest, Toolmark } from '../types'
 import type { AgUiTool } from './agUiTypes'
@@ -15,12 +14,7 @@ export interface AgUiToolsOptions {
   withoutApprovals?: boolean
 }
 
-/** The list of the last manifest, kept in the registry's body. */
-interface Cached {
-  manifest: Manifest
-  key: string
-  list: AgUiTool[]
-}
+const lists = new WeakMap<Toolmark, { manifest: Manifest; key: string; list: AgUiTool[] }>()
 
 /**
  * The tools the in-app caller may use right now, as AG-UI frontend tools (`RunAgentInput.tools`):
@@ -32,8 +26,7 @@ interface Cached {
 export function agUiTools(tm: Toolmark, options: AgUiToolsOptions = {}): readonly AgUiTool[] {
   const manifest = tm.manifest({ caller: 'inapp', detail: 'full' })
   const key = options.withoutApprovals === true ? 'without' : 'all'
-  const caches = bodyOf(tm)?.caches
-  const cached = caches?.agUiTools as Cached | undefined
+  const cached = lists.get(tm)
   if (cached && cached.manifest === manifest && cached.key === key) return cached.list
   const list: AgUiTool[] = []
   for (const entry of manifest.tools) {
@@ -48,6 +41,6 @@ export function agUiTools(tm: Toolmark, options: AgUiToolsOptions = {}): readonl
     list.push(Object.freeze(tool))
   }
   Object.freeze(list)
-  if (caches) caches.agUiTools = { manifest, key, list } satisfies Cached
+  lists.set(tm, { manifest, key, list })
   return list
 }

@@ -1,4 +1,3 @@
-import { bodyOf } from '../base/registryBody'
 import { describeForModel } from '../agent/directTools'
 import type { JsonSchema, Manifest, Toolmark, ToolHints } from '../types'
 
@@ -29,12 +28,10 @@ export interface ChatToolList {
 
 const needsPerson = (hints: ToolHints) => hints.consequential === true || hints.destructive === true
 
-/** The list of the last manifest, kept in the registry's body. */
-interface Cached {
-  manifest: Manifest
-  presenter: boolean
-  list: ChatToolList
-}
+const lists = new WeakMap<
+  Toolmark,
+  { manifest: Manifest; presenter: boolean; list: ChatToolList }
+>()
 
 /**
  * The tools the in-app caller may use right now, as a chat request carries them: full entries
@@ -47,8 +44,7 @@ export function chatToolList(tm: Toolmark): ChatToolList {
   const presenter = tm.confirmations.hasPresenter()
   // The registry gives the same manifest object for the same revision.
   const manifest = tm.manifest({ caller: 'inapp', detail: 'full' })
-  const caches = bodyOf(tm)?.caches
-  const cached = caches?.chatTools as Cached | undefined
+  const cached = lists.get(tm)
   if (cached && cached.manifest === manifest && cached.presenter === presenter) return cached.list
   const tools: ChatTool[] = []
   for (const entry of manifest.tools) {
@@ -66,7 +62,7 @@ export function chatToolList(tm: Toolmark): ChatToolList {
     tools.push(Object.freeze(tool))
   }
   const list = Object.freeze({ tools: Object.freeze(tools) as ChatTool[] })
-  if (caches) caches.chatTools = { manifest, presenter, list } satisfies Cached
+  lists.set(tm, { manifest, presenter, list })
   return list
 }
 

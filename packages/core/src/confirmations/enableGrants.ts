@@ -1,6 +1,7 @@
 import type { Toolmark } from '../types'
 import { grants } from './grants'
-import { lendFeature } from './feature'
+import { installFeature } from './feature'
+import type { InternalConfirmationStore } from './confirmationStore'
 import { deprecated } from './deprecated'
 
 /**
@@ -10,5 +11,5 @@ import { deprecated } from './deprecated'
  */
 export function enableGrants(tm: Pick<Toolmark, 'confirmations'> & { dev?: boolean }): void {
   deprecated(tm, 'enableGrants(tm)', 'createToolmark({ confirm: { grants: grants() } })')
-  lendFeature(tm, grants())
+  installFeature(grants(), tm.confirmations as InternalConfirmationStore)
 }

@@ -1,6 +1,7 @@
 import type { Toolmark } from '../types'
 import { questions } from './questions'
-import { lendFeature } from './feature'
+import { installFeature } from './feature'
+import type { InternalConfirmationStore } from './confirmationStore'
 import { deprecated } from './deprecated'
 
 /**
@@ -11,5 +12,5 @@ import { deprecated } from './deprecated'
  */
 export function enableQuestions(tm: Pick<Toolmark, 'confirmations'> & { dev?: boolean }): void {
   deprecated(tm, 'enableQuestions(tm)', 'createToolmark({ confirm: { questions: questions() } })')
-  lendFeature(tm, questions())
+  installFeature(questions(), tm.confirmations as InternalConfirmationStore)
 }

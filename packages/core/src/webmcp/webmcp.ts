@@ -1,4 +1,3 @@
-import { bodyOf } from '../base/registryBody'
 import { reportError } from '../events/reportError'
 import { errorResult, refuse } from '../base/results'
 import { markUntrusted } from '../ai-sdk/markUntrusted'
@@ -36,6 +35,8 @@ interface HostedTool {
   /** The sync pass that last found the tool wanted (the others are unregistered). */
   seen: number
 }
+
+const reportedUnavailable = new WeakSet<Toolmark>()
 
 const describeHost = (host: WebMCPHost) =>
   host.kind === 'native' ? 'Native WebMCP' : 'The WebMCP polyfill'
@@ -203,10 +204,8 @@ export function webmcp(options: WebMCPOptions = {}): Consumer {
   return (tm) => {
     const host = findModelContext(options.modelContext)
     if (!host) {
-      // Once per registry: its body remembers (an object with no body has nowhere to report).
-      const caches = bodyOf(tm)?.caches
-      if (caches && caches.webmcpUnavailable !== true) {
-        caches.webmcpUnavailable = true
+      if (!reportedUnavailable.has(tm)) {
+        reportedUnavailable.add(tm)
         reportError(tm, {
           code: 'webmcp_unavailable',
           message:
