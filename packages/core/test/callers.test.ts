@@ -64,7 +64,13 @@ describe('one list of callers', () => {
     expect(POLICY_CALLERS).toEqual(CALLERS.filter((c) => c !== 'human'))
     expect(INLINE_CALLERS).toEqual(['webmcp', 'mcp', 'human', 'tour'])
     expect(Object.keys(perCaller(() => 0))).toEqual([...CALLERS])
-    for (const caller of CALLERS) expect(Object.hasOwn(perCaller(() => 0), caller)).toBe(true)
+    for (const caller of CALLERS)
+      expect(
+        Object.hasOwn(
+          perCaller(() => 0),
+          caller,
+        ),
+      ).toBe(true)
     expect(Object.keys(compilePolicy(undefined).callers)).toEqual([...CALLERS])
   })
 
