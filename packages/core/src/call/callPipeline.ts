@@ -6,7 +6,7 @@ import type { InternalConfirmationStore } from '../confirmations/confirmationSto
 import { isAbortSignal, isCaller, isObject, isThenable } from '../base/guards'
 import { now, randomId } from '../base/ids'
 import { nameLabel } from '../tool/names'
-import { CALLER_TRAITS } from '../tool/callers'
+import { actsForTour } from '../tool/callers'
 import { needsConfirmation } from '../tool/policy'
 import { compileSensitive, redactValue } from '../redaction/redact'
 import { cancelled, deepFreeze, refuse, toolFailed } from '../base/results'
@@ -417,5 +417,5 @@ export function createCallPipeline(
  */
 function starterOf(hooks: CallHooks | undefined): Caller {
   const given = hooks?.actingFor
-  return isCaller(given) && given !== 'tour' && CALLER_TRAITS[given].policy ? given : 'inapp'
+  return actsForTour(given) ? given : 'inapp'
 }

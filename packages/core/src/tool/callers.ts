@@ -47,6 +47,12 @@ export const INLINE_CALLERS: readonly Caller[] = Object.freeze(
   CALLERS.filter((caller) => CALLER_TRAITS[caller].confirm === 'inline'),
 )
 
+/** A caller a tour may act for: one a policy names, never `tour` itself (nor `human`). */
+export const actsForTour = (value: unknown): value is Exclude<Caller, 'human' | 'tour'> =>
+  (CALLERS as readonly unknown[]).includes(value) &&
+  value !== 'tour' &&
+  CALLER_TRAITS[value as Caller].policy
+
 /**
  * A table with one own entry per caller, so a read of any caller never falls through to a
  * polluted `Object.prototype`. A plain object, not a prototype-free one: V8 keeps a null-prototype

@@ -1,5 +1,5 @@
-import { isCaller, isPlainObject } from '../base/guards'
-import { CALLER_TRAITS } from '../tool/callers'
+import { isPlainObject } from '../base/guards'
+import { actsForTour } from '../tool/callers'
 import type { ResultIssue } from '../types'
 import type { TourMode, TourStarter, TourStep } from './tourTypes'
 
@@ -14,9 +14,8 @@ const MODES: readonly TourMode[] = ['show', 'guide', 'do']
 
 export const isTourMode = (value: unknown): value is TourMode => MODES.includes(value as TourMode)
 
-/** A caller a tour may act for: one a policy names, never `tour` itself (nor `human`). */
-export const isTourStarter = (value: unknown): value is TourStarter =>
-  isCaller(value) && value !== 'tour' && CALLER_TRAITS[value].policy
+/** A caller a tour may act for (see `actsForTour`). */
+export const isTourStarter = (value: unknown): value is TourStarter => actsForTour(value)
 
 /**
  * The problems of a step list, as `{ path, message }` issues (`steps.3.text`): too many steps, a
