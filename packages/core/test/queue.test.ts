@@ -282,6 +282,25 @@ describe('a call waiting for its hop', () => {
     expect(await tm.call('b', {})).toEqual({ status: 'ok', data: 'ran' })
   })
 
+  it('hears a Stop that came after a withdrawal that spared it', async () => {
+    const { tm, run } = withTools('a', 'b')
+    const pending = tm.call('a', {})
+    // A revision that leaves "a" allowed, then Stop: the call hears both, in order.
+    tm.setPolicy({ inapp: { tools: { deny: ['b'] } } })
+    tm.cancelAll({ by: 'signal' })
+    expect(await pending).toEqual({ status: 'cancelled', by: 'signal' })
+    expect(run).not.toHaveBeenCalled()
+  })
+
+  it('ends cancelled policy when its tool goes away before the hop, even after a Stop that spared a person’s call', async () => {
+    const { tm, run, handles } = withTools('a')
+    const human = tm.call('a', {}, { caller: 'human' })
+    tm.cancelAll()
+    handles[0].dispose()
+    expect(await human).toEqual({ status: 'cancelled', by: 'policy' })
+    expect(run).not.toHaveBeenCalled()
+  })
+
   it('leaves a person’s own call alone on Stop', async () => {
     const { tm } = withTools('a')
     const pending = tm.call('a', {}, { caller: 'human' })

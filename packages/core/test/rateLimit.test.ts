@@ -76,6 +76,21 @@ describe('rate limits', () => {
     expect((await tm.call('read', {}, { caller: 'mcp' })).status).toBe('ok')
   })
 
+  it('starts limiting when setPolicy gives the first limit, and stops when it takes the last away', async () => {
+    const tm = createToolmark()
+    tm.register({ name: 'read', description: 'Reads', hints: { readOnly: true }, run: () => ok(1) })
+    for (let i = 0; i < 3; i++) {
+      expect((await tm.call('read', {}, { caller: 'mcp' })).status).toBe('ok')
+    }
+    tm.setPolicy({ mcp: { rateLimit: { calls: 1, perMs: 60_000 } } })
+    expect((await tm.call('read', {}, { caller: 'mcp' })).status).toBe('ok')
+    expect(await tm.call('read', {}, { caller: 'mcp' })).toMatchObject({ code: 'rate_limited' })
+    tm.setPolicy({})
+    for (let i = 0; i < 3; i++) {
+      expect((await tm.call('read', {}, { caller: 'mcp' })).status).toBe('ok')
+    }
+  })
+
   it('applies nothing to human', async () => {
     const tm = createToolmark({ policy: { inapp: { rateLimit: { calls: 1, perMs: 60_000 } } } })
     tm.register({ name: 'read', description: 'Reads', run: () => ok(1) })

@@ -64,6 +64,39 @@ export type WaitKind = 'validation' | 'check' | 'run' | 'confirmation' | 'ask'
 /** How a wait ended: what the awaited work gave, or that the call was stopped first. */
 export type Waited<T> = { value: T } | { error: unknown } | { stopped: CancelledBy }
 
+/**
+ * The part of a call that only some calls need, made on first use: one that waits, follows a
+ * signal, hands out `ctx.signal`, is approved, deferred or followed by an adapter. The common call
+ * (validated, run and settled at once) allocates a smaller `Call` without it: 17 fields, not 25.
+ */
+interface Waiting {
+  /** How a person (or their grant) approved the run. */
+  approval: Approval | undefined
+  /** What an adapter in core lent the call (`lend`). */
+  hooks: CallHooks | undefined
+  /** The `result` event is out: a deferred call announces `needs_confirmation`, once. */
+  announced: boolean
+  controller: AbortController | undefined
+  aborted: Promise<CancelledBy> | undefined
+  resolveAborted: ((by: CancelledBy) => void) | undefined
+  deadline: Deadline | undefined
+  signal: AbortSignal | undefined
+  /** The waits an abort ends now (see `wait`). */
+  waits: ((by: CancelledBy) => void)[] | undefined
+}
+
+const waiting = (): Waiting => ({
+  approval: undefined,
+  hooks: undefined,
+  announced: false,
+  controller: undefined,
+  aborted: undefined,
+  resolveAborted: undefined,
+  deadline: undefined,
+  signal: undefined,
+  waits: undefined,
+})
+
 /** The reason a run's `ctx.signal` carries: AbortError-shaped, wherever DOMException is missing. */
 class CallAbortedError extends Error {
   override name = 'AbortError'
@@ -109,24 +142,16 @@ export class Call implements Abortable {
   #at = CHECKING
   #abortedBy: CancelledBy | undefined
   #callId: string | undefined
-  #controller: AbortController | undefined
-  #aborted: Promise<CancelledBy> | undefined
-  #resolveAborted: ((by: CancelledBy) => void) | undefined
-  #deadline: Deadline | undefined
+  /** What only a call that waits, is stopped from outside or is followed needs (`Waiting`). */
+  #w: Waiting | undefined
   #holdsSlot = false
-  #signal: AbortSignal | undefined
-  /** The waits an abort ends now (see `wait`). */
-  #waits: ((by: CancelledBy) => void)[] | undefined
   #runAs: Caller
-  /** The `result` event is out: a deferred call announces `needs_confirmation`, once. */
-  #announced = false
-  #approval: Approval | undefined
-  #hooks: CallHooks | undefined
   #checked: Checked | undefined
   /** The last result `normalize` gave: deep-frozen, so `settle` need not test it again. */
   #normalized: ToolResult | undefined
-  /** Links in the registry's `CallList`. */
+  /** Links in the registry's `CallList`, and what it tells the call before it is listed. */
   list: CallList | undefined = undefined
+  since: Interruption | undefined = undefined
   prev: Call | undefined = undefined
   next: Call | undefined = undefined
 
@@ -155,23 +180,23 @@ export class Call implements Abortable {
 
   /** How a person approved the run (its confirmation's outcome), for `ctx.approval`. */
   get approval(): Approval | undefined {
-    return this.#approval
+    return this.#w?.approval
   }
 
   /** What one of core's adapters follows of this call, and lends it (see `CallHooks`). */
   get hooks(): CallHooks | undefined {
-    return this.#hooks
+    return this.#w?.hooks
   }
 
   /** An adapter in core follows this call (`CallHooks`): told its id now, then every move. */
   lend(hooks: CallHooks): void {
-    this.#hooks = hooks
+    ;(this.#w ??= waiting()).hooks = hooks
     hooks.started?.(this.callId)
   }
 
   /** A person (or their grant) approved the run: `ctx.approval` says how. */
   approve(approval: Approval): void {
-    this.#approval = approval
+    ;(this.#w ??= waiting()).approval = approval
   }
 
   /** Holds what validation gave over the pipeline's one hop (no closure per call for it). */
@@ -219,11 +244,12 @@ export class Call implements Abortable {
 
   /** The run's `ctx.signal`: aborted with the call. */
   get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController()
-      if (this.#abortedBy) this.#controller.abort(abortReason(this.#abortedBy))
+    const w = (this.#w ??= waiting())
+    if (!w.controller) {
+      w.controller = new AbortController()
+      if (this.#abortedBy) w.controller.abort(abortReason(this.#abortedBy))
     }
-    return this.#controller.signal
+    return w.controller.signal
   }
 
   /**
@@ -248,13 +274,13 @@ export class Call implements Abortable {
       )
     }
     this.#at = to
-    this.#hooks?.moved?.(PHASES[to])
+    this.#w?.hooks?.moved?.(PHASES[to])
     return true
   }
 
   /** The deadline, made when first needed (a call that settles at once never needs one). */
   #clock(): Deadline {
-    return (this.#deadline ??= new Deadline(
+    return ((this.#w ??= waiting()).deadline ??= new Deadline(
       this.record.def.timeoutMs ?? this.internals.limits.callTimeoutMs,
       this,
     ))
@@ -267,12 +293,13 @@ export class Call implements Abortable {
 
   /** Resolves with the reason once the call is aborted (never, if it settles first). */
   #whenAborted(): Promise<CancelledBy> {
-    if (!this.#aborted) {
-      this.#aborted = this.#abortedBy
+    const w = (this.#w ??= waiting())
+    if (!w.aborted) {
+      w.aborted = this.#abortedBy
         ? Promise.resolve(this.#abortedBy)
-        : new Promise<CancelledBy>((resolve) => (this.#resolveAborted = resolve))
+        : new Promise<CancelledBy>((resolve) => (w.resolveAborted = resolve))
     }
-    return this.#aborted
+    return w.aborted
   }
 
   /** The run starts (in the slot, after `check` and any confirmation). */
@@ -284,10 +311,12 @@ export class Call implements Abortable {
   abort(by: CancelledBy): void {
     if (this.#abortedBy || this.#at === SETTLED) return
     this.#abortedBy = by
-    this.#controller?.abort(abortReason(by))
-    this.#resolveAborted?.(by)
-    const waits = this.#waits
-    this.#waits = undefined
+    const w = this.#w
+    if (!w) return
+    w.controller?.abort(abortReason(by))
+    w.resolveAborted?.(by)
+    const waits = w.waits
+    w.waits = undefined
     if (waits) for (const stop of waits) stop(by)
   }
 
@@ -299,15 +328,16 @@ export class Call implements Abortable {
    * slip in between.
    */
   wait<T>(work: PromiseLike<T>, kind: WaitKind, done: (outcome: Waited<T>) => void): void {
+    const w = (this.#w ??= waiting())
     let over = false
     let grace: ReturnType<typeof setTimeout> | undefined
     const finish = (outcome: Waited<T>): void => {
       if (over) return
       over = true
       if (grace !== undefined) clearTimeout(grace)
-      const at = this.#waits?.indexOf(stop) ?? -1
-      if (at >= 0) this.#waits!.splice(at, 1)
-      if (kind === 'confirmation' || kind === 'ask') this.#deadline?.resume()
+      const at = w.waits?.indexOf(stop) ?? -1
+      if (at >= 0) w.waits!.splice(at, 1)
+      if (kind === 'confirmation' || kind === 'ask') w.deadline?.resume()
       done(outcome)
     }
     const stop = (by: CancelledBy): void => {
@@ -325,10 +355,10 @@ export class Call implements Abortable {
       this.#move(CONFIRMING)
       this.#leave()
       // Only a deadline already counting is paused: a call that never waited has none yet.
-      this.#deadline?.pause()
+      w.deadline?.pause()
     } else if (kind === 'ask') this.#clock().pause()
     if (this.#abortedBy) stop(this.#abortedBy)
-    else (this.#waits ??= []).push(stop)
+    else (w.waits ??= []).push(stop)
   }
 
   /** A run that settled after its call was abandoned is only reported. */
@@ -338,7 +368,7 @@ export class Call implements Abortable {
 
   /** Follows the caller's AbortSignal until the call settles. */
   follow(signal: AbortSignal): void {
-    this.#signal = signal
+    ;(this.#w ??= waiting()).signal = signal
     signal.addEventListener('abort', this, { once: true })
   }
 
@@ -407,10 +437,10 @@ export class Call implements Abortable {
       result === this.#normalized || Object.isFrozen(result) ? result : this.normalize(result)
     if (!this.#move(CONFIRMING)) return final
     this.#leave()
-    this.#deadline?.pause()
+    this.#w?.deadline?.pause()
     this.list?.delete(this)
     this.#unfollow()
-    this.#announced = true
+    ;(this.#w ??= waiting()).announced = true
     if (this.internals.events.listening.result) {
       announce(this.internals, this.callId, this.record.name, this.#runAs, final, this.started)
     }
@@ -420,14 +450,16 @@ export class Call implements Abortable {
   /** A person approved the deferred call: it runs as `human`, with their approval. */
   resume(approval: Approval): void {
     this.#runAs = 'human'
-    this.#approval = approval
-    this.#deadline?.resume()
+    const w = (this.#w ??= waiting())
+    w.approval = approval
+    w.deadline?.resume()
   }
 
   #unfollow(): void {
-    if (this.#signal) {
-      this.#signal.removeEventListener('abort', this)
-      this.#signal = undefined
+    const w = this.#w
+    if (w?.signal) {
+      w.signal.removeEventListener('abort', this)
+      w.signal = undefined
     }
   }
 
@@ -448,12 +480,16 @@ export class Call implements Abortable {
     const final =
       result === this.#normalized || Object.isFrozen(result) ? result : this.normalize(result)
     if (!this.#move(SETTLED)) return final
-    this.#waits = undefined
-    this.#deadline?.stop()
+    const w = this.#w
+    if (w) {
+      w.waits = undefined
+      w.deadline?.stop()
+      if (w.signal) this.#unfollow()
+    }
     this.#leave()
     this.list?.delete(this)
-    this.#unfollow()
-    if (!this.#announced && this.internals.events.listening.result) {
+    this.since = undefined
+    if (!w?.announced && this.internals.events.listening.result) {
       announce(this.internals, this.callId, this.record.name, this.#runAs, final, this.started)
     }
     return final
@@ -464,17 +500,63 @@ export class Call implements Abortable {
 const whenAborted: WhenAborted = Call.whenAborted
 
 /**
- * The calls not settled yet, for Stop and withdrawal. The calls are linked through themselves:
- * adding and removing one allocates and hashes nothing, where a `Set` would give each call an
- * identity hash (`bench/call.mjs`: 0.22 µs per call for a `Set`, 0.04 µs linked). The newest is
- * first: adding a call to an empty list then stores it in the list once, not twice (a call into a
- * list the registry has held for long costs a write barrier per store).
+ * A Stop (`stop`, its reason) or a withdrawal (`stop` undefined), as the calls that are not in the
+ * list yet learn of it: each such call holds the one that was next when it began, and reads the
+ * chain from there when it is listed or moves on (`CallList#catchUp`).
+ */
+export interface Interruption {
+  stop: CancelledBy | undefined
+  next: Interruption | undefined
+}
+
+const interruption = (): Interruption => ({ stop: undefined, next: undefined })
+
+/**
+ * The calls not settled yet, for Stop and withdrawal. A call is listed only once it waits (a line,
+ * a person, an async step): until then it is told, when it moves on, of every Stop and withdrawal
+ * since it began, oldest first (`catchUp`), so the common call (validated, run and settled at
+ * once) is never stored in the list (`bench/call.mjs`: storing each call cost about 0.1× the
+ * floor, the list being old and each call young).
+ *
+ * The listed calls are linked through themselves: adding and removing one allocates and hashes
+ * nothing, where a `Set` would give each call an identity hash (`bench/call.mjs`: 0.22 µs per call
+ * for a `Set`, 0.04 µs linked). The newest is first.
  */
 export class CallList {
   #newest: Call | undefined
+  /** What the calls that begin now will be told of, once it happens. */
+  #latest = interruption()
 
-  /** Adds a call; adding one twice changes nothing. */
+  /** `heard(call, stop)`: what a Stop (`stop`) or a withdrawal (`undefined`) does to one call. */
+  constructor(readonly heard: (call: Call, stop: CancelledBy | undefined) => void) {}
+
+  /** A call begins, not listed: it will be told of what happens from now on. */
+  begin(call: Call): void {
+    call.since = this.#latest
+  }
+
+  /** Every Stop and withdrawal since the call began, told to it now, oldest first; once. */
+  catchUp(call: Call): void {
+    let at = call.since
+    if (at === undefined) return
+    call.since = undefined
+    for (; at !== this.#latest; at = at.next!) this.heard(call, at.stop)
+  }
+
+  /**
+   * A Stop (`stop`) or a withdrawal (`undefined`): noted for the calls not listed, and told to
+   * the listed ones now, oldest first (a copy of the list, so aborting one meanwhile is safe).
+   */
+  interrupt(stop: CancelledBy | undefined): void {
+    const at = this.#latest
+    at.stop = stop
+    this.#latest = at.next = interruption()
+    for (const call of this.#snapshot()) this.heard(call, stop)
+  }
+
+  /** Lists a call, after telling it what it missed; listing one twice changes nothing. */
   add(call: Call): void {
+    this.catchUp(call)
     if (call.list) return
     call.list = this
     const next = this.#newest
@@ -493,8 +575,8 @@ export class CallList {
     call.list = call.prev = call.next = undefined
   }
 
-  /** The calls now, oldest first: a copy, so aborting one while iterating is safe. */
-  snapshot(): Call[] {
+  /** The listed calls now, oldest first. */
+  #snapshot(): Call[] {
     const out: Call[] = []
     for (let c = this.#newest; c; c = c.next) out.push(c)
     return out.reverse()

@@ -46,12 +46,13 @@ export function createCallPipeline(
   confirmations: InternalConfirmationStore,
 ): CallPipeline {
   const { events } = internals
-  const calls = new CallList()
+  const calls = new CallList(heard)
   const confirmFlow = createConfirmFlow(internals, confirmations)
   const steps = createToolSteps(internals, {
     ask: confirmFlow.ask,
     question: confirmFlow.question,
     registerUndo: journal.register,
+    stoppable: (call) => calls.add(call),
   })
   const wrappers: RunWrapper[] = []
 
@@ -72,6 +73,8 @@ export function createCallPipeline(
       ) {
         return runStep(call, checked.value)
       }
+      // It waits for its turn (or a person): from here Stop and withdrawal reach it in the list.
+      calls.add(call)
       const out = turn(call, checked.value, undefined)
       return isThenable(out) ? out.then(undefined, (cause: unknown) => failed(call, cause)) : out
     } catch (cause) {
@@ -140,12 +143,17 @@ export function createCallPipeline(
       wrappers.length === 0
         ? steps.run(call, value)
         : runWrapped(wrappers, call, () => steps.run(call, value))
-    return isThenable(out)
-      ? out.then(
-          (r) => call.settle(r),
-          (cause: unknown) => failed(call, cause),
-        )
-      : call.settle(out)
+    if (!isThenable(out)) {
+      // A run that ended at once still hears of a Stop it met (its own, say) before it settles.
+      calls.catchUp(call)
+      return call.settle(out)
+    }
+    // A run that goes on is listed: a Stop or a withdrawal from now on reaches it.
+    calls.add(call)
+    return out.then(
+      (r) => call.settle(r),
+      (cause: unknown) => failed(call, cause),
+    )
   }
 
   /**
@@ -304,14 +312,18 @@ export function createCallPipeline(
       if (refused) return Promise.resolve(current.settle(refused))
       const signal = isAbortSignal(co.signal) ? co.signal : undefined
       if (signal?.aborted) return Promise.resolve(current.settle(cancelled('signal')))
-      // From here Stop, withdrawal and the caller's signal reach the call.
-      calls.add(current)
+      // From here Stop, withdrawal and the caller's signal reach the call: the signal at once,
+      // Stop and withdrawal through the list, which tells the call what it missed when it next
+      // moves (after the hop, or when it is listed to wait).
+      calls.begin(current)
       if (signal) current.follow(signal)
 
       // 4. Validation, synchronous when the schema is; an async one races the call's abort and
       // deadline. The rest waits for one hop even then.
       const checking = validateInput(internals, current.record, input, current)
-      return isThenable(checking) ? validating(current, checking) : hop(current, checking)
+      if (!isThenable(checking)) return hop(current, checking)
+      calls.add(current)
+      return validating(current, checking)
     } catch (cause) {
       if (current) return Promise.resolve(failed(current, cause))
       let caller: Caller = 'inapp'
@@ -339,6 +351,7 @@ export function createCallPipeline(
   }
 
   function afterHop(call: Call): ToolResult | Promise<ToolResult> {
+    calls.catchUp(call)
     return proceed(call, call.takeChecked())
   }
 
@@ -378,32 +391,40 @@ export function createCallPipeline(
 
   /** The rate limit of step 3: what a call its policy allows still meets. */
   function rateLimited({ caller, actingFor }: Call): ToolResult | undefined {
+    const limiter = internals.rateLimiter
+    if (!limiter.active) return undefined
     // A tour's step counts against its starter's limit too: a tour is no way around it.
-    if (actingFor !== undefined && !withinLimit(actingFor)) {
+    if (actingFor !== undefined && !limiter.take(actingFor, now())) {
       return refuse('rate_limited', `Too many calls from ${actingFor}; wait and retry`)
     }
-    if (!withinLimit(caller)) {
+    if (!limiter.take(caller, now())) {
       return refuse('rate_limited', `Too many calls from ${caller}; wait and retry`)
     }
     return undefined
   }
 
-  function withinLimit(caller: Caller): boolean {
-    const rateLimit = internals.policyOf(caller).rateLimit
-    return !rateLimit || internals.rateLimiter.take(caller, rateLimit, now())
+  /**
+   * What a Stop (`stop`, its reason) or a withdrawal (`undefined`) does to one call: Stop aborts
+   * every call but a person's own; a withdrawal aborts a call not running nor with a person yet
+   * whose caller lost the tool.
+   */
+  function heard(call: Call, stop: CancelledBy | undefined): void {
+    if (stop !== undefined) {
+      if (call.caller !== 'human') call.abort(stop)
+      return
+    }
+    if (call.phase === 'running' || call.phase === 'confirming') return
+    const access = internals.access(call.record, call.runAs, call.actingFor)
+    if (access === 'hidden' || access === 'denied') call.abort('policy')
   }
 
   return {
     call,
     cancelAll(by) {
-      for (const c of calls.snapshot()) if (c.caller !== 'human') c.abort(by)
+      calls.interrupt(by)
     },
     withdraw() {
-      for (const c of calls.snapshot()) {
-        if (c.phase === 'running' || c.phase === 'confirming') continue
-        const access = internals.access(c.record, c.runAs, c.actingFor)
-        if (access === 'hidden' || access === 'denied') c.abort('policy')
-      }
+      calls.interrupt(undefined)
       confirmFlow.withdraw()
     },
     dropTool: confirmFlow.dropTool,

@@ -24,6 +24,11 @@ export interface RunParts {
   ask(call: Call, request: unknown): Promise<ConfirmAnswer>
   question(call: Call, request: unknown): Promise<QuestionAnswer>
   registerUndo(call: Call, restore: unknown): void
+  /**
+   * The run read `ctx.signal`: it can be stopped while it runs, by its own code too, so the call
+   * is listed for Stop and withdrawal from now (a call that runs at once is not, otherwise).
+   */
+  stoppable(call: Call): void
 }
 
 /**
@@ -47,6 +52,7 @@ class RunContext implements ToolContext {
     return this.#call.callId
   }
   get signal(): AbortSignal {
+    this.#parts.stoppable(this.#call)
     return this.#call.signal
   }
   get registerUndo(): ToolContext['registerUndo'] {

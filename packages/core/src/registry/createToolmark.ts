@@ -280,7 +280,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     rev: () => rev,
     access,
     policyOf,
-    rateLimiter: createRateLimiter(),
+    rateLimiter: createRateLimiter(policy),
     confirmMode: (caller) => confirmModes[caller],
     verification: read.verification,
     verifies,
@@ -418,7 +418,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     },
     setPolicy(next) {
       policy = applyPolicy(next)
-      internals.rateLimiter.reset()
+      internals.rateLimiter.reset(policy)
       changed()
     },
     subscribe(listener) {
