@@ -1,3 +1,4 @@
+import { bodyOf } from '../base/registryBody'
 import { describeForModel } from '../agent/directTools'
 import type { Manifest, Toolmark } from '../types'
 import type { AgUiTool } from './agUiTypes'
@@ -14,7 +15,12 @@ export interface AgUiToolsOptions {
   withoutApprovals?: boolean
 }
 
-const lists = new WeakMap<Toolmark, { manifest: Manifest; key: string; list: AgUiTool[] }>()
+/** The list of the last manifest, kept in the registry's body. */
+interface Cached {
+  manifest: Manifest
+  key: string
+  list: AgUiTool[]
+}
 
 /**
  * The tools the in-app caller may use right now, as AG-UI frontend tools (`RunAgentInput.tools`):
@@ -26,7 +32,8 @@ const lists = new WeakMap<Toolmark, { manifest: Manifest; key: string; list: AgU
 export function agUiTools(tm: Toolmark, options: AgUiToolsOptions = {}): readonly AgUiTool[] {
   const manifest = tm.manifest({ caller: 'inapp', detail: 'full' })
   const key = options.withoutApprovals === true ? 'without' : 'all'
-  const cached = lists.get(tm)
+  const caches = bodyOf(tm)?.caches
+  const cached = caches?.agUiTools as Cached | undefined
   if (cached && cached.manifest === manifest && cached.key === key) return cached.list
   const list: AgUiTool[] = []
   for (const entry of manifest.tools) {
@@ -41,6 +48,6 @@ export function agUiTools(tm: Toolmark, options: AgUiToolsOptions = {}): readonl
     list.push(Object.freeze(tool))
   }
   Object.freeze(list)
-  lists.set(tm, { manifest, key, list })
+  if (caches) caches.agUiTools = { manifest, key, list } satisfies Cached
   return list
 }

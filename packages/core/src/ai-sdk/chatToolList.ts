@@ -1,3 +1,4 @@
+import { bodyOf } from '../base/registryBody'
 import { describeForModel } from '../agent/directTools'
 import type { JsonSchema, Manifest, Toolmark, ToolHints } from '../types'
 
@@ -28,10 +29,12 @@ export interface ChatToolList {
 
 const needsPerson = (hints: ToolHints) => hints.consequential === true || hints.destructive === true
 
-const lists = new WeakMap<
-  Toolmark,
-  { manifest: Manifest; presenter: boolean; list: ChatToolList }
->()
+/** The list of the last manifest, kept in the registry's body. */
+interface Cached {
+  manifest: Manifest
+  presenter: boolean
+  list: ChatToolList
+}
 
 /**
  * The tools the in-app caller may use right now, as a chat request carries them: full entries
@@ -44,7 +47,8 @@ export function chatToolList(tm: Toolmark): ChatToolList {
   const presenter = tm.confirmations.hasPresenter()
   // The registry gives the same manifest object for the same revision.
   const manifest = tm.manifest({ caller: 'inapp', detail: 'full' })
-  const cached = lists.get(tm)
+  const caches = bodyOf(tm)?.caches
+  const cached = caches?.chatTools as Cached | undefined
   if (cached && cached.manifest === manifest && cached.presenter === presenter) return cached.list
   const tools: ChatTool[] = []
   for (const entry of manifest.tools) {
@@ -62,7 +66,7 @@ export function chatToolList(tm: Toolmark): ChatToolList {
     tools.push(Object.freeze(tool))
   }
   const list = Object.freeze({ tools: Object.freeze(tools) as ChatTool[] })
-  lists.set(tm, { manifest, presenter, list })
+  if (caches) caches.chatTools = { manifest, presenter, list } satisfies Cached
   return list
 }
 

@@ -1,3 +1,4 @@
+import { bodyOf } from '../base/registryBody'
 import type { AnchorElement, InteractionEvent, Toolmark } from '../types'
 
 /** Whether a tour step is done: the field holds a valid value, or the form would submit. */
@@ -176,15 +177,13 @@ function safely<T>(read: () => T): T | undefined {
   }
 }
 
-const registries = new WeakMap<object, Anchors>()
-
-/** Gives a registry its anchors (`createToolmark` does, once). */
-export function bindAnchors(tm: object, anchors: Anchors): void {
-  registries.set(tm, anchors)
-}
-
-/** The anchors of a registry made by `createToolmark`. */
-export const anchorsOf = (tm: Toolmark): Anchors | undefined => registries.get(tm)
+/**
+ * The anchors of a registry made by `createToolmark`: its body holds them, set there by
+ * `createToolmark` alone. No `instanceof` check, so an entry that only reads anchors (a tour)
+ * does not bundle this class.
+ */
+export const anchorsOf = (tm: Toolmark): Anchors | undefined =>
+  bodyOf(tm)?.anchors as Anchors | undefined
 
 /**
  * Marks where a tool (or one of its fields, `param`) lives: `tm.anchor(tool, param)` finds it and

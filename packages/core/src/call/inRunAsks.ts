@@ -6,7 +6,7 @@ import { redactChanges } from '../redaction/redact'
 import type { RegistryInternals } from '../tool/toolRecord'
 import type { QuestionAnswer } from '../types'
 import { isChange, makeEntry, verifiesInRun, type Prepared } from './prepareConfirmation'
-import { questionSupport } from '../confirmations/questionSupport'
+import { questionCodeOf } from '../confirmations/questionSupport'
 
 export interface ConfirmAnswer {
   approved: boolean
@@ -66,7 +66,7 @@ export async function questionInRun(
   const { internals, confirmations } = flow
   const { record } = call
   // Undefined until `questions()` lent the question code to this registry.
-  const questions = questionSupport.get(confirmations)
+  const questions = questionCodeOf(internals.features)
   const prepared = questions?.prepare(request, internals.converter)
   if (prepared && 'problem' in prepared) {
     // Development throws here, so the run's `await ctx.ask(…)` rejects with the fix.

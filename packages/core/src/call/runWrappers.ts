@@ -1,55 +1,27 @@
-import type { ToolRecord } from '../tool/toolRecord'
-import type { Caller, ToolResult, Toolmark } from '../types'
+import {
+  bodyOf,
+  type RegistryBody,
+  type RunInfo,
+  type RunOutcome,
+  type RunWrapper,
+} from '../base/registryBody'
+import type { Toolmark } from '../types'
 import type { Call } from './call'
 
 /**
  * The seam through which one of core's own consumers (`otel()`) wraps every tool run, so the run
- * executes inside whatever it sets up (an active trace context). Reached with `callSeamOf(tm)`;
- * no entry exports it, so nothing public changes, and a registry no such consumer uses pays one
+ * executes inside whatever it sets up (an active trace context). Reached with `callSeamOf(tm)`,
+ * the registry's body; no entry exports it, so nothing public changes, and a registry no such consumer uses pays one
  * length test per run.
  */
 
-/** What a run wrapper is told of the run it wraps. */
-export interface RunInfo {
-  readonly callId: string
-  readonly tool: string
-  /** Who the run acts as: the caller, or `human` for a deferred call a person approved. */
-  readonly caller: Caller
-}
+export type { RunInfo, RunOutcome, RunWrapper } from '../base/registryBody'
 
-/** What a run gives back: its normalized result (a promise of one never rejects). */
-export type RunOutcome = ToolResult | Promise<ToolResult>
+/** What a registry lends its own consumers beyond its public shape: a part of its body. */
+export type CallSeam = Pick<RegistryBody, 'runWrappers' | 'tools'>
 
-/**
- * Wraps one run: calls `execute` once, synchronously, and returns what it gave, unchanged. It
- * never throws: the consumer guards what it calls of the app's (`otel()` its context API).
- */
-export type RunWrapper = (run: RunInfo, execute: () => RunOutcome) => RunOutcome
-
-/** What a registry lends its own consumers beyond its public shape. */
-export interface CallSeam {
-  /** What wraps every run, the first outermost: add with `wrapRuns`. */
-  readonly runWrappers: RunWrapper[]
-  readonly tools: ReadonlyMap<string, ToolRecord>
-}
-
-// A registered symbol, so a registry made by one copy of core is still reached from another's.
-const SEAM: unique symbol = Symbol.for('toolmark.callSeam') as never
-
-/**
- * Gives a registry its seam, read-only and non-enumerable, over the wrappers its call pipeline
- * runs (`runWrapped`). Called once, by `createToolmark`; what reads it stays with its consumers,
- * so a registry without them carries none of it.
- */
-export function attachCallSeam(tm: Toolmark, seam: CallSeam): void {
-  Object.defineProperty(tm, SEAM, { value: seam })
-}
-
-/** The seam of a registry made by `createToolmark`; `undefined` for any other object. */
-export function callSeamOf(tm: Toolmark): CallSeam | undefined {
-  const seam = (tm as { readonly [SEAM]?: CallSeam })[SEAM]
-  return typeof seam === 'object' && seam !== null ? seam : undefined
-}
+/** The seam of a registry made by `createToolmark` (its body); `undefined` for any other object. */
+export const callSeamOf = (tm: Toolmark): CallSeam | undefined => bodyOf(tm)
 
 /** Adds a wrapper around every run from now on; returns its removal. */
 export function wrapRuns(seam: CallSeam, wrapper: RunWrapper): () => void {

@@ -1,7 +1,6 @@
 import type { Toolmark } from '../types'
 import { grants } from './grants'
-import { installFeature } from './feature'
-import type { InternalConfirmationStore } from './confirmationStore'
+import { lendFeature } from './feature'
 import { deprecated } from './deprecated'
 
 /**
@@ -11,5 +10,5 @@ import { deprecated } from './deprecated'
  */
 export function enableGrants(tm: Pick<Toolmark, 'confirmations'> & { dev?: boolean }): void {
   deprecated(tm, 'enableGrants(tm)', 'createToolmark({ confirm: { grants: grants() } })')
-  installFeature(grants(), tm.confirmations as InternalConfirmationStore)
+  lendFeature(tm, grants())
 }

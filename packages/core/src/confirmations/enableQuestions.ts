@@ -1,7 +1,6 @@
 import type { Toolmark } from '../types'
 import { questions } from './questions'
-import { installFeature } from './feature'
-import type { InternalConfirmationStore } from './confirmationStore'
+import { lendFeature } from './feature'
 import { deprecated } from './deprecated'
 
 /**
@@ -12,5 +11,5 @@ import { deprecated } from './deprecated'
  */
 export function enableQuestions(tm: Pick<Toolmark, 'confirmations'> & { dev?: boolean }): void {
   deprecated(tm, 'enableQuestions(tm)', 'createToolmark({ confirm: { questions: questions() } })')
-  installFeature(questions(), tm.confirmations as InternalConfirmationStore)
+  lendFeature(tm, questions())
 }

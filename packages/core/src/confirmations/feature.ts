@@ -1,13 +1,20 @@
+import { bodyOf, type InstalledFeatures } from '../base/registryBody'
 import type { ConfirmFeature, ConfirmFeatureKind } from '../types'
 import type { InternalConfirmationStore } from './confirmationStore'
 
-/** What each genuine feature lends the store it is given to. */
-const installers = new WeakMap<object, (store: InternalConfirmationStore) => void>()
+/** What a feature installs into: the registry's store, and its body's installed features. */
+export type FeatureInstall = (store: InternalConfirmationStore, features: InstalledFeatures) => void
+
+/**
+ * What each genuine feature lends the registry it is given to. Keyed by the feature object (what
+ * `grants()` or `questions()` made), never by a registry: it tells a genuine feature from a copy.
+ */
+const installers = new WeakMap<object, FeatureInstall>()
 
 /** Makes a feature whose code arrives with the module that calls this, and only with it. */
 export function makeFeature<K extends ConfirmFeatureKind>(
   kind: K,
-  install: (store: InternalConfirmationStore) => void,
+  install: FeatureInstall,
 ): ConfirmFeature<K> {
   const feature: ConfirmFeature<K> = Object.freeze({ kind })
   installers.set(feature, install)
@@ -21,14 +28,19 @@ export const isFeature = (value: unknown, kind: ConfirmFeatureKind): value is Co
   installers.has(value) &&
   (value as ConfirmFeature).kind === kind
 
-/** Lends a feature's code to a registry's store (a second time changes nothing). */
-export function installFeature(feature: ConfirmFeature, store: InternalConfirmationStore): void {
-  installers.get(feature)?.(store)
+/** Lends a feature's code to a registry's store and body (a second time changes nothing). */
+export function installFeature(
+  feature: ConfirmFeature,
+  store: InternalConfirmationStore,
+  features: InstalledFeatures,
+): void {
+  installers.get(feature)?.(store, features)
 }
 
 /**
- * Lends a feature to a registry made elsewhere: what the test registry, a replay and an AG-UI
- * session in `interrupt` mode do for the parts they need.
+ * Lends a feature to a registry made elsewhere: what the test registry, a replay, an AG-UI
+ * session in `interrupt` mode and the deprecated `enableGrants`/`enableQuestions` do for the
+ * parts they need. An object not made by `createToolmark` keeps nothing in a body it lacks.
  */
 export const lendFeature = (tm: { confirmations: object }, feature: ConfirmFeature): void =>
-  installFeature(feature, tm.confirmations as InternalConfirmationStore)
+  installFeature(feature, tm.confirmations as InternalConfirmationStore, bodyOf(tm)?.features ?? {})

@@ -3,6 +3,7 @@ import type { Checked } from '../base/results'
 import type { Ending } from './confirmation'
 import type { JsonSchemaConverter } from '../schema/jsonSchema'
 import type { QuestionAnswer } from '../types'
+import type { InstalledFeatures } from '../base/registryBody'
 
 /** What `ctx.ask` was given, read into a question a dialog can draw, or why it cannot be asked. */
 export type PrepareQuestion = (
@@ -28,10 +29,19 @@ export interface QuestionCode {
 }
 
 /**
- * The question code lent to a registry's confirmation store by `questions()`: what a run's
- * `ctx.ask` is read, asked and checked with. A registry nobody lent it to bundles none of it.
+ * The question code `questions()` lent to a registry (kept in its body's installed features): what
+ * a run's `ctx.ask` is read, asked and checked with. A registry nobody lent it to bundles none
+ * of it, and has none.
  */
-export const questionSupport = new WeakMap<object, QuestionCode>()
+export const questionCodeOf = (features: InstalledFeatures): QuestionCode | undefined =>
+  features.questions as QuestionCode | undefined
 
-/** The form a presenter answers a store's questions with (`questions({ form })`). */
-export const questionForms = new WeakMap<object, unknown>()
+/** Lends the question code, and the first form given, to a registry's installed features. */
+export function lendQuestions(
+  features: InstalledFeatures,
+  code: QuestionCode,
+  form: unknown,
+): void {
+  features.questions = code
+  if (form !== undefined && features.questionForm === undefined) features.questionForm = form
+}

@@ -2,7 +2,7 @@ import type { ConfirmFeature } from '../types'
 import { makeFeature } from './feature'
 import { prepareQuestion } from './question'
 import { runQuestion } from './questionRun'
-import { questionForms, questionSupport } from './questionSupport'
+import { lendQuestions } from './questionSupport'
 
 /** Options of {@link questions}. */
 export interface QuestionsOptions {
@@ -26,8 +26,7 @@ export interface QuestionsOptions {
  */
 export function questions(options: QuestionsOptions = {}): ConfirmFeature<'questions'> {
   const form = typeof options === 'object' && options !== null ? options.form : undefined
-  return makeFeature('questions', (store) => {
-    questionSupport.set(store, { prepare: prepareQuestion, run: runQuestion })
-    if (form !== undefined && !questionForms.has(store)) questionForms.set(store, form)
-  })
+  return makeFeature('questions', (_store, features) =>
+    lendQuestions(features, { prepare: prepareQuestion, run: runQuestion }, form),
+  )
 }

@@ -1,5 +1,5 @@
 import type { Toolmark } from '../types'
-import { questionForms, questionSupport } from '../confirmations/questionSupport'
+import { bodyOf } from '../base/registryBody'
 
 /**
  * Whether this registry was given `grants()` (or lent it), so its approvals may carry a grant:
@@ -10,8 +10,8 @@ export const grantsEnabled = (tm: Pick<Toolmark, 'confirmations'>): boolean =>
 
 /** Whether this registry's runs may ask questions (`questions()` was given or lent). */
 export const questionsEnabled = (tm: Pick<Toolmark, 'confirmations'>): boolean =>
-  questionSupport.has(tm.confirmations)
+  bodyOf(tm)?.features.questions !== undefined
 
 /** The form `questions({ form })` gave this registry's presenters, if any. */
 export const questionFormOf = (tm: Pick<Toolmark, 'confirmations'>): unknown =>
-  questionForms.get(tm.confirmations)
+  bodyOf(tm)?.features.questionForm

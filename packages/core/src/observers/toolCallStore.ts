@@ -1,3 +1,4 @@
+import { bodyOf } from '../base/registryBody'
 import { reportError } from '../events/reportError'
 import { Subscribable } from '../events/subscribable'
 import type { ErrorEvent, ToolResult, ToolStatus, Toolmark } from '../types'
@@ -34,9 +35,9 @@ interface Watched {
 }
 
 // One pair of event listeners per registry, however many tools are watched: a call is routed
-// to its tool by name instead of waking every watcher in the app. A cache, not a route: the
-// registry works the same without it.
-const hubs = new WeakMap<Toolmark, Hub>()
+// to its tool by name instead of waking every watcher in the app. A cache in the registry's
+// body, not a route: the registry works the same without it.
+const hubOf = (tm: Toolmark): Hub | undefined => bodyOf(tm)?.caches.toolCalls as Hub | undefined
 
 function publish(watched: Watched, next: ToolCallSnapshot) {
   const current = watched.snapshot
@@ -82,11 +83,9 @@ function forget(hub: Hub, tool: string, watched: Watched) {
  * {@link unwatchToolCalls}. The registry is listened to only while some tool is watched.
  */
 export function watchToolCalls(tm: Toolmark, tool: string, watcher: Subscribable): void {
-  let hub = hubs.get(tm)
-  if (!hub) {
-    hub = { tools: new Map(), stop: undefined }
-    hubs.set(tm, hub)
-  }
+  const caches = bodyOf(tm)?.caches
+  if (!caches) return
+  const hub = (caches.toolCalls ??= { tools: new Map(), stop: undefined } satisfies Hub) as Hub
   const watched = hub.tools.get(tool)
   if (!watched) {
     hub.tools.set(tool, { watchers: new Set([watcher]), running: new Set(), snapshot: IDLE })
@@ -100,7 +99,7 @@ export function watchToolCalls(tm: Toolmark, tool: string, watcher: Subscribable
  * description, StrictMode's second mount) keeps its status.
  */
 export function unwatchToolCalls(tm: Toolmark, tool: string, watcher: Subscribable): void {
-  const hub = hubs.get(tm)
+  const hub = hubOf(tm)
   const watched = hub?.tools.get(tool)
   if (!hub || !watched) return
   if (!watched.watchers.delete(watcher) || watched.watchers.size > 0) return
@@ -109,7 +108,7 @@ export function unwatchToolCalls(tm: Toolmark, tool: string, watcher: Subscribab
 
 /** The call status of `tool` now: what its watchers see, or {@link IDLE} when nobody watches it. */
 export function readToolCalls(tm: Toolmark, tool: string): ToolCallSnapshot {
-  return hubs.get(tm)?.tools.get(tool)?.snapshot ?? IDLE
+  return hubOf(tm)?.tools.get(tool)?.snapshot ?? IDLE
 }
 
 class CallStore extends Subscribable implements ToolCallStore {

@@ -4,6 +4,8 @@ import { CLASSES } from '../tool/policy'
 import { POLICY_CALLERS } from '../tool/callers'
 import type { Problem } from '../base/problem'
 import { HINT_KEYS } from './toolDefinition'
+import type { ToolErrorSource } from '../tool/toolRecord'
+import type { ErrorEvent } from '../types'
 
 declare const process: { env: Record<string, string | undefined> }
 
@@ -151,3 +153,35 @@ function explain([detail, a = '', b = '', c = '']: Problem): string {
   const text = TEXTS[detail]
   return text ? text(a, b, c) : detail
 }
+
+/** Reports a misconfiguration: development throws with the fix; production reports the event. */
+export type Misconfigured = (
+  code: string,
+  problem: Problem,
+  tool?: string,
+  report?: (event: ErrorEvent) => void,
+) => void
+
+/** A registry's `misconfigured`: the caller fails closed after it in production. */
+export function misconfiguredFor(dev: boolean, errorEvent: (event: ErrorEvent) => void) {
+  const misconfigured: Misconfigured = (code, problem, tool, report = errorEvent) => {
+    const message = problemMessage(problem)
+    if (dev) throw new Error(`[toolmark] ${message}`)
+    report(tool ? { code, message, tool } : { code, message })
+  }
+  return misconfigured
+}
+
+/** A registry's `toolError`: an `error` event about one tool's own code, naming the tool. */
+export const toolErrorFor =
+  (errorEvent: (event: ErrorEvent) => void) =>
+  (code: string, source: ToolErrorSource, cause: unknown, detail = code.replace(/_/g, ' ')) => {
+    const tool = source.record?.name
+    errorEvent({
+      code,
+      message: problemMessage([detail, String(tool)]),
+      tool,
+      callId: source.callId,
+      ...(cause === undefined ? {} : { cause }),
+    })
+  }

@@ -3,6 +3,7 @@ import type { Problem } from '../base/problem'
 import type { JsonSchemaConverter } from '../schema/jsonSchema'
 import { isFeature } from '../confirmations/feature'
 import { verifierFlows } from '../base/verifierFlows'
+import { NODE_ENV_READABLE } from '../base/nodeEnv'
 import type {
   ConfirmFeature,
   ConfirmMode,
@@ -29,6 +30,11 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
 })
 
 /** The options `createToolmark` takes. */
+declare const process: { env: Record<string, string | undefined> }
+
+/** Development unless `process.env.NODE_ENV` says production; where it cannot be read, too. */
+export const defaultDev = (): boolean => !NODE_ENV_READABLE || process.env.NODE_ENV !== 'production'
+
 export const OPTION_KEYS = ['dev', 'policy', 'confirm', 'limits', 'jsonSchema', 'files']
 
 /** `createToolmark`'s options as the registry uses them, and what is wrong with them. */

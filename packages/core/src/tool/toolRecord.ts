@@ -4,6 +4,7 @@ import type { CompiledCallerPolicy, RateLimiter } from './policy'
 import type { SensitivePaths } from '../redaction/redact'
 import type { ScopeQueue } from './scopeQueue'
 import type { JsonSchemaConverter } from '../schema/jsonSchema'
+import type { InstalledFeatures } from '../base/registryBody'
 import type {
   Caller,
   ConfirmMode,
@@ -102,4 +103,6 @@ export interface RegistryInternals {
   readonly converter: JsonSchemaConverter | undefined
   /** Copies, checks and freezes what a tool returned; reports and replaces anything else. */
   normalize(raw: unknown, source: ResultSource): ToolResult
+  /** The optional parts lent to the registry (its body's), e.g. the question code. */
+  readonly features: InstalledFeatures
 }

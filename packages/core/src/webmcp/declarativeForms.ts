@@ -1,28 +1,22 @@
+import { bodyOf, type DeclarativeFormLike } from '../base/registryBody'
 import type { Toolmark } from '../types'
 
-/** What the WebMCP export needs to know of a form: whether it carries `toolname`. */
-export interface DeclarativeFormLike {
-  hasAttribute(name: string): boolean
-  getAttribute(name: string): string | null
-}
+export type { DeclarativeFormLike } from '../base/registryBody'
 
-/** The forms behind each registry's tools, by full tool name. */
-const formsByTool = new WeakMap<Toolmark, Map<string, DeclarativeFormLike>>()
 const warned = new WeakSet<DeclarativeFormLike>()
 
 /**
  * Records that these tools serve `form`, so the WebMCP export can leave them out while the
  * form carries Chrome's declarative `toolname` (the browser registers that form itself). Returns
- * the undo.
+ * the undo. The forms behind a registry's tools, by full tool name, live in its body.
  */
 export function linkFormTools(
   tm: Toolmark,
   names: readonly string[],
   form: DeclarativeFormLike,
 ): () => void {
-  let forms = formsByTool.get(tm)
-  if (!forms) formsByTool.set(tm, (forms = new Map()))
-  const map = forms
+  const map = bodyOf(tm)?.declarativeForms
+  if (!map) return () => {}
   for (const name of names) map.set(name, form)
   return () => {
     for (const name of names) if (map.get(name) === form) map.delete(name)
@@ -34,7 +28,7 @@ export function linkFormTools(
  * development, says so once per form.
  */
 export function hasDeclarativeTwin(tm: Toolmark, name: string): boolean {
-  const form = formsByTool.get(tm)?.get(name)
+  const form = bodyOf(tm)?.declarativeForms.get(name)
   if (!form || !form.hasAttribute('toolname')) return false
   if (tm.dev && !warned.has(form)) {
     warned.add(form)

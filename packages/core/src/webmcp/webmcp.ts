@@ -1,3 +1,4 @@
+import { bodyOf } from '../base/registryBody'
 import { reportError } from '../events/reportError'
 import { errorResult, refuse } from '../base/results'
 import { markUntrusted } from '../ai-sdk/markUntrusted'
@@ -35,8 +36,6 @@ interface HostedTool {
   /** The sync pass that last found the tool wanted (the others are unregistered). */
   seen: number
 }
-
-const reportedUnavailable = new WeakSet<Toolmark>()
 
 const describeHost = (host: WebMCPHost) =>
   host.kind === 'native' ? 'Native WebMCP' : 'The WebMCP polyfill'
@@ -204,8 +203,10 @@ export function webmcp(options: WebMCPOptions = {}): Consumer {
   return (tm) => {
     const host = findModelContext(options.modelContext)
     if (!host) {
-      if (!reportedUnavailable.has(tm)) {
-        reportedUnavailable.add(tm)
+      // Once per registry: its body remembers (an object with no body has nowhere to report).
+      const caches = bodyOf(tm)?.caches
+      if (caches && caches.webmcpUnavailable !== true) {
+        caches.webmcpUnavailable = true
         reportError(tm, {
           code: 'webmcp_unavailable',
           message:
