@@ -16,8 +16,6 @@ import { visible } from './scopeTree'
 
 /** What access answers depend on, read when asked: each may change with a revision. */
 export interface AccessParts {
-  /** Bumped by every change (several may share one revision). */
-  generation(): number
   /** The `policy` option, compiled at creation. */
   readonly policy: Policy | undefined
   /** The `confirm` option's modes, read at creation. */
@@ -42,6 +40,8 @@ export interface RegistryAccess {
   confirmMode(caller: Caller): ConfirmMode
   /** `tm.verifies`: whether a caller's approvals of a registered tool need verification. */
   toolVerifies: Toolmark['verifies']
+  /** A change happened (registration, scope, policy, presenter): every cached answer is stale. */
+  stale(): void
   /** `tm.setPolicy`: compiles and applies a new policy; rate limits start over. */
   setPolicy(next: Policy | undefined): void
 }
@@ -61,13 +61,14 @@ export function createAccess(parts: AccessParts): RegistryAccess {
     return callers
   }
   let policy = applyPolicy(parts.policy, parts.atStartup)
+  /** Bumped by every change (several may share one revision): what the cached answers hold for. */
+  let generation = 0
 
   // Access only changes with a change (registration, scope, policy, presenter), so each tool keeps
   // its answers per caller until the next one: a call does not walk its scope chain every time.
   // A tour's step is answered afresh: it also depends on whom the tour acts for.
   function access(record: ToolRecord, caller: Caller, actingFor?: Caller): Access {
     if (caller === 'tour') return accessNow(record, caller, actingFor ?? 'inapp')
-    const generation = parts.generation()
     if (record.accessGeneration !== generation) {
       record.accessGeneration = generation
       // One own key per caller, each present: a read never falls through to Object.prototype.
@@ -114,5 +115,9 @@ export function createAccess(parts: AccessParts): RegistryAccess {
 
   const confirmMode = (caller: Caller) => confirmModes[caller]
 
-  return { access, policyOf, verifies, rateLimiter, confirmMode, toolVerifies, setPolicy }
+  const stale = () => {
+    generation++
+  }
+
+  return { access, policyOf, verifies, rateLimiter, confirmMode, toolVerifies, stale, setPolicy }
 }

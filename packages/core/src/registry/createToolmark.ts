@@ -48,7 +48,10 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     events,
     errorEvent,
     misconfigured,
-    onChange: () => manifests.clear(),
+    onChange: () => {
+      access.stale()
+      manifests.clear()
+    },
     beforeNotify: () => pipeline.withdraw(),
   })
   const { changed } = revisions
@@ -59,7 +62,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
     report: errorEvent,
   })
   const access = createAccess({
-    generation: revisions.generation,
     policy: read.policy as Policy | undefined,
     confirm: read.confirm,
     verification: read.verification,

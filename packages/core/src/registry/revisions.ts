@@ -8,7 +8,7 @@ export interface RevisionParts {
   readonly events: Emitter
   readonly errorEvent: (event: ErrorEvent) => void
   readonly misconfigured: Misconfigured
-  /** Runs at every change: drops what it made stale (the manifests). */
+  /** Runs at every change: drops what it made stale (access answers, the manifests). */
   onChange(): void
   /** Runs once per revision, before anyone hears of it: withdraws what lost its access. */
   beforeNotify(): void
@@ -18,8 +18,6 @@ export interface RevisionParts {
 export interface Revisions {
   /** The revision listeners last heard of, or are about to. */
   rev(): number
-  /** Bumped by every change (several may share one revision): what access answers depend on. */
-  generation(): number
   /** Any change: one revision per microtask, then withdrawal, `change` and subscribers. */
   changed(): void
   /** `tm.subscribe`. */
@@ -34,13 +32,10 @@ export function createRevisions(parts: RevisionParts): Revisions {
     label: 'tm.subscribe',
   })
   let rev = 0
-  let generation = 0
   let notifyScheduled = false
   return {
     rev: () => rev,
-    generation: () => generation,
     changed() {
-      generation++
       parts.onChange()
       if (notifyScheduled) return
       notifyScheduled = true
