@@ -857,6 +857,46 @@ export interface CallOptions {
   /** The manifest revision the caller acted on; an old rev and a missing tool → `stale`. */
   rev?: number
   signal?: AbortSignal
+  /**
+   * A tour step's (`caller: 'tour'`): the caller that started the tour, whose policy the step
+   * must pass as well as `policy.tour` (DESIGN §11). Read only for `tour`; never widens what the
+   * tour may do. Default `'inapp'`.
+   */
+  actingFor?: Caller
+  /** Follows this one call: its id, its phases and its confirmations (`CallObserver`). */
+  observe?: CallObserver
+}
+
+/**
+ * Where a call is. `checking`: its input is being validated; `queued`: it waits for its scope's
+ * slot, or holds it while `check` runs and its confirmation is built; `confirming`: a person
+ * decides (the slot is free meanwhile); `running`: `run` holds the slot; `settled`: its one result
+ * is out.
+ */
+export type CallPhase = 'checking' | 'queued' | 'confirming' | 'running' | 'settled'
+
+/**
+ * What the code that starts a call hears of that call alone, as it happens, without listening
+ * to every call of the registry (`tm.call(name, input, { observe })`, as a `MutationObserver`
+ * watches one node). Each method is told synchronously and should only note what it hears; one
+ * that throws is reported (`listener_threw`) and changes nothing of the call.
+ */
+export interface CallObserver {
+  /** The call's id, inside `tm.call`, before any confirmation or question can name it. */
+  started?(callId: string): void
+  /** Each phase the call moves to, in order. */
+  moved?(phase: CallPhase): void
+  /**
+   * Each `confirm` event of the call's own confirmations and questions (`requested`, then how
+   * it ended), after the registry's listeners heard it; a person's earlier grant that let the
+   * call through is told as its `approved` event.
+   */
+  confirm?(event: ConfirmEvent): void
+  /**
+   * The caller shows this call's questions itself (the AG-UI session, as interrupts): `ctx.ask`
+   * then needs no mounted dialog.
+   */
+  readonly presentsQuestions?: boolean
 }
 
 export interface RegisterOptions {

@@ -65,7 +65,6 @@ const ALLOWED: Record<string, string> = {
   'base/results.ts NOT_PLAIN Symbol': 'a sentinel value, never a key of anything',
   'base/verifierFlows.ts verifierFlows WeakMap':
     'keyed by a verifier object (passkey/): the verification it brings',
-  'call/callHooks.ts CALL_HOOKS Symbol': 'a key of the options one tm.call is given, per call',
   'confirmations/feature.ts installers WeakMap':
     'keyed by a feature object (grants(), questions()): tells a genuine one from a copy',
   'forms/files/filePreviews.ts previews Map':

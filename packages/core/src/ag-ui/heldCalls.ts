@@ -2,8 +2,14 @@ import { isPlainObject } from '../base/guards'
 import { invalid, refuse } from '../base/results'
 import { callForChat, chatToolResult } from '../ai-sdk/callForChat'
 import type { Phase } from '../call/call'
-import { CALL_HOOKS, type CallHooks, type HookedCallOptions } from '../call/callHooks'
-import type { ConfirmationEntry, ConfirmEvent, ToolResult, Toolmark } from '../types'
+import type {
+  CallObserver,
+  CallOptions,
+  ConfirmationEntry,
+  ConfirmEvent,
+  ToolResult,
+  Toolmark,
+} from '../types'
 import { AG_UI_APPROVAL_REASON, answerInterrupt, interruptFor } from './agUiInterrupts'
 import { addToolMessage, parseArguments } from './agUiRun'
 import type { AgUiAgent, AgUiInterrupt, AgUiResumeEntry, AgUiToolCall } from './agUiTypes'
@@ -41,14 +47,13 @@ export interface Held {
  * The page's share of a turn: the calls the last run left for it, in the order the model made
  * them, until their tool messages go back; the same calls by the registry's call id and by the id
  * of their open interrupt. It is the only writer of their state, and wakes the turn waiting on
- * them (`untilQuiet`) at each change. It follows the registry's `confirm` events while it holds a
- * call whose entries may still move (`interrupt` mode).
+ * them (`untilQuiet`) at each change. It hears each call's own `confirm` events through the call's
+ * observer (`CallOptions.observe`), never the registry's every event.
  */
 export class HeldCalls {
   #items: Held[] = []
   /** Calls a Stop kept because they went ahead; they answer first in the next turn. */
   #kept: Held[] = []
-  #stopFollowing: (() => void) | undefined
   readonly #byCallId = new Map<string, Held>()
   readonly #byInterrupt = new Map<string, Held>()
   #wake: (() => void) | undefined
@@ -77,10 +82,6 @@ export class HeldCalls {
       phase: 'checking' as const,
       done: false,
     }))
-    // Their entries are known by the call ids they get once they start.
-    if (this.#mode === 'interrupt') {
-      this.#stopFollowing ??= this.#tm.events.on('confirm', this.#onConfirm)
-    }
     return this.#items
   }
 
@@ -96,20 +97,22 @@ export class HeldCalls {
     if (this.#mode === 'inline') {
       return this.#answer(item, await callForChat(tm, item.name, args.value, { signal }))
     }
-    const hooks: CallHooks = {
+    const observe: CallObserver = {
       // The call's id: its entries are known by it.
       started: (callId) => {
         item.callId = callId
         this.#byCallId.set(callId, item)
       },
-      showsQuestions: true,
+      presentsQuestions: true,
       // Only noted here, inside the registry's move; the waiting turn looks again later.
       moved: (phase) => {
         item.phase = phase
         this.#wakeTurn()
       },
+      // The call's own approvals and questions, as they are asked and end.
+      confirm: this.#onConfirm,
     }
-    const callOptions: HookedCallOptions = { caller: 'inapp', signal, [CALL_HOOKS]: hooks }
+    const callOptions: CallOptions = { caller: 'inapp', signal, observe }
     const first = await tm.call(item.name, args.value, callOptions)
     if (first.status !== 'needs_confirmation') this.#finish(item, first)
     else if (!item.done && !item.interrupt) {
@@ -171,7 +174,6 @@ export class HeldCalls {
     // A question still open when its call ended (stopped, say) holds nothing any more.
     if (item.interrupt) this.#byInterrupt.delete(item.interrupt.id)
     item.interrupt = undefined
-    if (item.kept) this.#unfollowIfIdle()
   }
 
   /** The call waits for a person on this entry: its interrupt is open. */
@@ -304,7 +306,7 @@ export class HeldCalls {
     this.#dropKept()
   }
 
-  /** Forgets the calls kept through a Stop too: nothing follows the registry's events any more. */
+  /** Forgets the calls kept through a Stop too: what their observers hear is dropped. */
   dispose(): void {
     this.stop()
     this.#dropKept()
@@ -313,7 +315,6 @@ export class HeldCalls {
   #dropKept(): void {
     for (const item of this.#kept) if (item.callId) this.#byCallId.delete(item.callId)
     this.#kept = []
-    this.#unfollowIfIdle()
   }
 
   #forget(): void {
@@ -323,14 +324,6 @@ export class HeldCalls {
     for (const [callId, item] of this.#byCallId) {
       if (!item.kept || item.done) this.#byCallId.delete(callId)
     }
-    this.#unfollowIfIdle()
-  }
-
-  /** Stops following the registry once no held or kept call can move any more. */
-  #unfollowIfIdle(): void {
-    if (this.#items.length > 0 || this.#kept.some((item) => !item.done)) return
-    this.#stopFollowing?.()
-    this.#stopFollowing = undefined
   }
 
   #wakeTurn(): void {

@@ -4,7 +4,14 @@ import { unref } from '../base/guards'
 import { randomId, now } from '../base/ids'
 import { deepFreeze, normalizeResult, type ResultProblem } from '../base/results'
 import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
-import type { Approval, Caller, CancelledBy, ToolResult } from '../types'
+import type {
+  Approval,
+  CallObserver,
+  Caller,
+  CancelledBy,
+  ConfirmEvent,
+  ToolResult,
+} from '../types'
 import type { Checked } from './validateInput'
 import {
   ALLOWED,
@@ -18,34 +25,6 @@ import {
 } from './phases'
 
 export type { Phase } from './phases'
-
-/**
- * What an adapter in core (the AG-UI session) learns about, and lends to, a call it starts; passed
- * with `tm.call` under `CALL_HOOKS` (callHooks.ts), which no entry exports.
- */
-export interface CallHooks {
-  /**
-   * Told the call's id synchronously inside `tm.call`, before any confirmation or question can
-   * name it: how the adapter knows its own calls' entries from everyone else's, even when several
-   * calls of one tool run at once.
-   */
-  started?(callId: string): void
-  /**
-   * The adapter shows this call's questions itself (as AG-UI interrupts), so `ctx.ask` does not
-   * need a mounted dialog to ask them.
-   */
-  showsQuestions?: boolean
-  /**
-   * Told each move of the call, synchronously: it must only note it. A run that asks holds its
-   * scope's slot, so the adapter learns which of its calls wait in line behind it.
-   */
-  moved?(phase: Phase): void
-  /**
-   * A tour's `do` step (caller `tour`): the caller that started the tour. The step passes that
-   * caller's policy as well as `policy.tour`, the stricter winning; `inapp` when not given.
-   */
-  actingFor?: Caller
-}
 
 /**
  * What a call waits on, and what the wait does to it (`Call#wait`):
@@ -72,8 +51,8 @@ export type Waited<T> = { value: T } | { error: unknown } | { stopped: Cancelled
 interface Waiting {
   /** How a person (or their grant) approved the run. */
   approval: Approval | undefined
-  /** What an adapter in core lent the call (`lend`). */
-  hooks: CallHooks | undefined
+  /** Who follows the call (`CallOptions.observe`). */
+  observer: CallObserver | undefined
   /** The `result` event is out: a deferred call announces `needs_confirmation`, once. */
   announced: boolean
   controller: AbortController | undefined
@@ -87,7 +66,7 @@ interface Waiting {
 
 const waiting = (): Waiting => ({
   approval: undefined,
-  hooks: undefined,
+  observer: undefined,
   announced: false,
   controller: undefined,
   aborted: undefined,
@@ -183,15 +162,40 @@ export class Call implements Abortable {
     return this.#w?.approval
   }
 
-  /** What one of core's adapters follows of this call, and lends it (see `CallHooks`). */
-  get hooks(): CallHooks | undefined {
-    return this.#w?.hooks
+  /** Who follows the call (`CallOptions.observe`). */
+  get observer(): CallObserver | undefined {
+    return this.#w?.observer
   }
 
-  /** An adapter in core follows this call (`CallHooks`): told its id now, then every move. */
-  lend(hooks: CallHooks): void {
-    ;(this.#w ??= waiting()).hooks = hooks
-    hooks.started?.(this.callId)
+  /** The caller follows this call: told its id now, then every move and confirmation. */
+  observe(observer: CallObserver): void {
+    ;(this.#w ??= waiting()).observer = observer
+    if (observer.started) this.tell(observer.started, this.callId)
+  }
+
+  /** A `confirm` event of one of the call's own confirmations, for its observer. */
+  confirmed(event: ConfirmEvent): void {
+    const confirm = this.#w?.observer?.confirm
+    if (confirm) this.tell(confirm, event)
+  }
+
+  /**
+   * Tells the observer something (`what` is one of its methods): what it throws is reported,
+   * never the call's concern.
+   */
+  tell<T>(what: (this: CallObserver, value: T) => void, value: T): void {
+    const observer = this.#w!.observer!
+    try {
+      what.call(observer, value)
+    } catch (cause) {
+      this.internals.errorEvent({
+        code: 'listener_threw',
+        message: 'A call observer threw',
+        callId: this.callId,
+        tool: this.record.name,
+        cause,
+      })
+    }
   }
 
   /** A person (or their grant) approved the run: `ctx.approval` says how. */
@@ -274,7 +278,8 @@ export class Call implements Abortable {
       )
     }
     this.#at = to
-    this.#w?.hooks?.moved?.(PHASES[to])
+    const moved = this.#w?.observer?.moved
+    if (moved) this.tell(moved, PHASES[to])
     return true
   }
 

@@ -1,5 +1,4 @@
-import { Call, CallList, type CallHooks, type Waited } from './call'
-import { callHooksOf } from './callHooks'
+import { Call, CallList, type Waited } from './call'
 import { createConfirmFlow } from './confirmFlow'
 import type { Prepared } from './prepareConfirmation'
 import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
@@ -261,10 +260,10 @@ export function createCallPipeline(
       const record = typeof name === 'string' ? internals.tools.get(name) : undefined
       const knownCaller = isCaller(caller)
       if (record && knownCaller) {
-        const hooks = callHooksOf(co)
-        const actingFor = caller === 'tour' ? starterOf(hooks) : undefined
+        const actingFor = caller === 'tour' ? starterOf(co.actingFor) : undefined
         current = new Call(internals, record, caller, undefined, started, actingFor)
-        if (hooks) current.lend(hooks)
+        const observer: unknown = co.observe
+        if (observer !== undefined && isObject(observer)) current.observe(observer)
       }
       // 1. Every call is seen, refused ones included. Redaction costs a walk: only for listeners.
       if (events.listening.call) {
@@ -433,10 +432,9 @@ export function createCallPipeline(
 }
 
 /**
- * Whom a tour's step acts for: the starter its tour lent, an agent caller that a policy may name;
+ * Whom a tour's step acts for: the starter its tour named, an agent caller that a policy may name;
  * anything else acts for `inapp`, the page's own assistant (never wider than the tour itself).
  */
-function starterOf(hooks: CallHooks | undefined): Caller {
-  const given = hooks?.actingFor
+function starterOf(given: unknown): Caller {
   return actsForTour(given) ? given : 'inapp'
 }

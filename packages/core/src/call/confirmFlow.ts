@@ -190,7 +190,7 @@ export function createConfirmFlow(
     return {
       approval,
       done(result: ToolResult): ToolResult {
-        announceGranted(events, entry, result, grant)
+        announceGranted(events, call, entry, result, grant)
         return result
       },
     }
@@ -252,7 +252,8 @@ export function createConfirmFlow(
           // Asked inside a run (`ctx.confirm`, `ctx.ask`): with the last dialog gone nobody can
           // answer, so the run hears `no_presenter` now instead of holding its scope until the
           // expiry. An adapter that shows the run's questions itself keeps them.
-          if (!seen && c.call.hooks?.showsQuestions !== true) c.withdraw(WITHDRAWN_BY, NO_PRESENTER)
+          if (!seen && c.call.observer?.presentsQuestions !== true)
+            c.withdraw(WITHDRAWN_BY, NO_PRESENTER)
         } else if (internals.access(c.call.record, c.call.caller, c.call.actingFor) !== 'ok') {
           c.withdraw(WITHDRAWN_BY)
         }

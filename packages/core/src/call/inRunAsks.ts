@@ -75,7 +75,7 @@ export async function questionInRun(
     return { answered: false, reason: 'invalid_question' }
   }
   if (call.abortedBy || call.phase !== 'running') return { answered: false, reason: 'cancelled' }
-  if (!confirmations.hasPresenter() && call.hooks?.showsQuestions !== true) {
+  if (!confirmations.hasPresenter() && call.observer?.presentsQuestions !== true) {
     return { answered: false, reason: 'no_presenter' }
   }
   if (!questions || !prepared) {

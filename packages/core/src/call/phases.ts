@@ -1,12 +1,9 @@
 /** A call's phases and the moves between them: a table, read by `Call` (call.ts) only. */
 
-/**
- * Where a call is. `checking`: its input is being validated; `queued`: it waits for its scope's
- * slot, or holds it while `check` runs and its confirmation is built; `confirming`: a person
- * decides (the slot is free meanwhile); `running`: `run` holds the slot; `settled`: its one result
- * is out. Access withdrawn before `running` cancels the call (`policy`).
- */
-export type Phase = 'checking' | 'queued' | 'confirming' | 'running' | 'settled'
+import type { CallPhase } from '../types'
+
+/** Where a call is (`CallPhase`). Access withdrawn before `running` cancels the call (`policy`). */
+export type Phase = CallPhase
 
 /**
  * Every move a call may make, from → to. A move that is not here is a bug in the pipeline: it

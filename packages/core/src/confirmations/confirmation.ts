@@ -99,7 +99,10 @@ export interface HeldCall {
   readonly caller: Caller
   /** A tour step's starter (see `Call.actingFor`). */
   readonly actingFor?: Caller
-  readonly hooks: { readonly showsQuestions?: boolean } | undefined
+  /** Who follows the call (`CallOptions.observe`). */
+  readonly observer: { readonly presentsQuestions?: boolean } | undefined
+  /** Tells the call's observer a `confirm` event of this confirmation. */
+  confirmed(event: ConfirmEvent): void
   /** Waits on the answer; `done` hears `{ stopped }` when the call is stopped first. */
   wait(
     work: PromiseLike<void>,
@@ -199,8 +202,11 @@ export class Confirmation {
     const { call, kind } = this.#parts
     if (this.#opened || this.#status !== 'pending') return
     this.#opened = true
-    const announce = () =>
-      this.#host.events.emit('confirm', { type: 'requested', status: 'pending', entry: this.entry })
+    const announce = () => {
+      const event: ConfirmEvent = { type: 'requested', status: 'pending', entry: this.entry }
+      this.#host.events.emit('confirm', event)
+      call.confirmed(event)
+    }
     if (kind === 'deferred') return announce()
     const answered = new Promise<void>((resolve) => (this.#answered = resolve))
     let announced = false
@@ -447,6 +453,7 @@ export class Confirmation {
     if (approval?.grant !== undefined) event.grant = approval.grant
     if (question && status === 'approved') event.answer = outcome
     this.#host.events.emit('confirm', event)
+    call.confirmed(event)
     return result
   }
 }
@@ -458,16 +465,19 @@ export class Confirmation {
  */
 export function announceGranted(
   events: Emitter,
+  call: HeldCall,
   entry: ConfirmationEntry,
   result: ToolResult,
   grant: string,
 ): void {
-  events.emit('confirm', {
+  const event: ConfirmEvent = {
     type: 'approved',
     status: 'approved',
     entry,
     result,
     by: 'grant',
     grant,
-  })
+  }
+  events.emit('confirm', event)
+  call.confirmed(event)
 }

@@ -3,8 +3,7 @@ import { cancelled, invalid, ok } from '../base/results'
 import { anchorsOf } from '../anchors/anchors'
 import { reportError } from '../events/reportError'
 import { Subscribable } from '../events/subscribable'
-import type { ErrorEvent, JsonSchema, ToolResult, Toolmark } from '../types'
-import { CALL_HOOKS, type HookedCallOptions } from '../call/callHooks'
+import type { CallOptions, ErrorEvent, JsonSchema, ToolResult, Toolmark } from '../types'
 import { setCurrentTour } from './currentTour'
 import { freezeSteps, isTourMode, isTourStarter, tourStepIssues } from './tourSteps'
 import type {
@@ -306,29 +305,28 @@ class RunningTour extends Subscribable implements Tour {
   /** `do`: after a pause, calls the step's tool as caller `tour` and moves on with its result. */
   #do(index: number, step: TourStep): void {
     const tm = this.#tm
-    let callId: string | undefined
-    const offCall = tm.events.on('call', (event) => {
-      if (event.tool === step.tool && event.caller === 'tour') callId ??= event.callId
-    })
-    const offConfirm = tm.events.on('confirm', (event) => {
-      if (callId === undefined || event.entry.callId !== callId) return
-      if (event.type === 'requested') this.#move('confirming', {})
-      else if (this.#snapshot.status === 'confirming') this.#move('running', {})
-    })
+    let left = false
     const timer = setTimeout(() => {
       const input = step.input ?? this.#inputFor(step)
-      // The step acts for whoever started the tour: it meets their policy as well as the tour's.
-      const options: HookedCallOptions = {
+      const options: CallOptions = {
         caller: 'tour',
         signal: this.#controller.signal,
-        [CALL_HOOKS]: { actingFor: this.#startedBy },
+        // The step acts for whoever started the tour: it meets their policy as well as the tour's.
+        actingFor: this.#startedBy,
+        // The step's own confirmation: the tour waits while a person decides.
+        observe: {
+          confirm: (event) => {
+            if (left) return
+            if (event.type === 'requested') this.#move('confirming', {})
+            else if (this.#snapshot.status === 'confirming') this.#move('running', {})
+          },
+        },
       }
       void tm.call(step.tool, input, options).then((result) => this.#afterCall(index, step, result))
     }, pauseOf(this.#options))
     this.#leaveStep = () => {
+      left = true
       clearTimeout(timer)
-      offCall()
-      offConfirm()
     }
   }
 
