@@ -1,3 +1,4 @@
+import { StatusTable } from '../base/statusTable'
 import { reportError } from '../events/reportError'
 import { Subscribable } from '../events/subscribable'
 import type { ErrorEvent, Toolmark } from '../types'
@@ -19,19 +20,23 @@ export interface AgUiSessionSnapshot {
  * Every move of a session's status, from → to. A move that is not here is a bug in the session:
  * it throws, naming the move. Staying put is no move (the interrupts may still change).
  */
-const MOVES: { readonly [From in AgUiSessionStatus]: readonly AgUiSessionStatus[] } = {
-  // running: `send` starts a turn.
-  idle: ['running'],
-  // interrupted: the turn waits for answers; idle: it ended (answered, failed, stopped).
-  running: ['interrupted', 'idle'],
-  // running: every interrupt is answered and the turn goes on; idle: stopped.
-  interrupted: ['running', 'idle'],
-}
+export const SESSION_MOVES = /* @__PURE__ */ new StatusTable<AgUiSessionStatus>(
+  'An AG-UI session',
+  {
+    // running: `send` starts a turn.
+    idle: ['running'],
+    // interrupted: the turn waits for answers; idle: it ended (answered, failed, stopped).
+    running: ['interrupted', 'idle'],
+    // running: every interrupt is answered and the turn goes on; idle: stopped.
+    interrupted: ['running', 'idle'],
+  },
+  true,
+)
 
 const IDLE: AgUiSessionSnapshot = Object.freeze({ status: 'idle', interrupts: Object.freeze([]) })
 
 /**
- * The one owner of a session's snapshot: it moves the status by `MOVES`, keeps the snapshot the
+ * The one owner of a session's snapshot: it moves the status by `SESSION_MOVES`, keeps the snapshot the
  * same object until something changes, and notifies only then. `useSyncExternalStore` reads it
  * bare (`subscribe`, `getSnapshot`).
  */
@@ -55,18 +60,14 @@ export class AgUiSessionState extends Subscribable {
     return this.#snapshot.status
   }
 
-  /** Moves to `status` (a `MOVES` move, or staying put) with these interrupts and error. */
+  /** Moves to `status` (a `SESSION_MOVES` move, or staying put) with these interrupts and error. */
   move(
     status: AgUiSessionStatus,
     interrupts: readonly AgUiInterrupt[] = this.#snapshot.interrupts,
     error?: string,
   ): void {
     const from = this.#snapshot
-    if (status !== from.status && !MOVES[from.status].includes(status)) {
-      throw new Error(
-        `[toolmark] An AG-UI session cannot move from ${from.status} to ${status}: the session broke its own order`,
-      )
-    }
+    SESSION_MOVES.check(from.status, status)
     if (status === from.status && sameList(interrupts, from.interrupts) && error === from.error) {
       return
     }

@@ -1,3 +1,4 @@
+import { StatusTable } from '../base/statusTable'
 import { cancelled, deepFreeze, ok, refuse, type Checked } from '../base/results'
 import type { ToolRecord } from '../tool/toolRecord'
 import { isObject } from '../base/guards'
@@ -38,16 +39,20 @@ type Final = 'approved' | 'rejected' | 'expired' | 'withdrawn' | 'evicted'
  * from any state that is not final; a person's Deny only from `pending`. Turned away unfiled
  * (`busy`), it moves from `pending` to `withdrawn` without ever being listed.
  */
-const MOVES: { readonly [S in ConfirmationStatus]: readonly ConfirmationStatus[] } = {
-  pending: ['answering', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn'],
-  answering: ['pending', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn'],
-  verifying: ['pending', 'approved', 'rejected', 'expired', 'withdrawn'],
-  approved: [],
-  rejected: [],
-  expired: [],
-  withdrawn: [],
-  evicted: [],
-}
+export const CONFIRMATION_MOVES = /* @__PURE__ */ new StatusTable<ConfirmationStatus>(
+  'A confirmation',
+  {
+    pending: ['answering', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn'],
+    answering: ['pending', 'verifying', 'approved', 'rejected', 'expired', 'withdrawn'],
+    verifying: ['pending', 'approved', 'rejected', 'expired', 'withdrawn'],
+    approved: [],
+    rejected: [],
+    expired: [],
+    withdrawn: [],
+    evicted: [],
+  },
+  false,
+)
 
 /** The coarse `confirm` event type each final status emits. */
 const EVENT_TYPE: { readonly [S in Final]: ConfirmEvent['type'] } = {
@@ -247,10 +252,8 @@ export class Confirmation {
   }
 
   #move(to: ConfirmationStatus): void {
-    if (!MOVES[this.#status].includes(to)) {
-      // A move the table does not allow is a bug in core, never something a caller can cause.
-      throw new Error(`[toolmark] A confirmation cannot move from ${this.#status} to ${to}`)
-    }
+    // A move the table does not allow is a bug in core, never something a caller can cause.
+    CONFIRMATION_MOVES.check(this.#status, to)
     this.#status = to
   }
 
@@ -374,7 +377,8 @@ export class Confirmation {
 
   /** The clock says it is over (the store's timer, or an answer that came too late). */
   expire(): void {
-    if (MOVES[this.#status].includes('expired')) void this.#end('expired', ENDED_EXPIRED)
+    if (CONFIRMATION_MOVES.moves[this.#status].includes('expired'))
+      void this.#end('expired', ENDED_EXPIRED)
   }
 
   /**
@@ -401,7 +405,7 @@ export class Confirmation {
    * ends `cancelled` with that reason. Returns whether it was still open.
    */
   withdraw(by: CancelledBy, reason = 'withdrawn'): boolean {
-    if (!MOVES[this.#status].includes('withdrawn')) return false
+    if (!CONFIRMATION_MOVES.moves[this.#status].includes('withdrawn')) return false
     // Stop is a person's no, whatever the entry was doing: it ends `rejected`.
     if (by === 'operator') void this.#end('rejected', REJECTED, undefined, reason, true)
     else void this.#end('withdrawn', deepFreeze(cancelled(by)), undefined, reason)

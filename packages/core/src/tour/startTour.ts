@@ -1,3 +1,4 @@
+import { StatusTable } from '../base/statusTable'
 import { isPlainObject } from '../base/guards'
 import { cancelled, invalid, ok } from '../base/results'
 import { anchorsOf } from '../anchors/anchors'
@@ -21,16 +22,20 @@ import type {
  * Every move of a tour's status, from → to. A move that is not here is a bug in the tour: it
  * throws, naming the move. Staying put is no move (the step or its message may still change).
  */
-const MOVES: { readonly [From in TourStatus]: readonly TourStatus[] } = {
-  // waiting: a guide step waits for the person; confirming: a `do` call waits for approval.
-  running: ['waiting', 'confirming', 'done', 'stopped'],
-  // running: the person did the step (or moved on).
-  waiting: ['running', 'done', 'stopped'],
-  // running: the approval came, or the call ended without one.
-  confirming: ['running', 'done', 'stopped'],
-  done: [],
-  stopped: [],
-}
+export const TOUR_MOVES = /* @__PURE__ */ new StatusTable<TourStatus>(
+  'A tour',
+  {
+    // waiting: a guide step waits for the person; confirming: a `do` call waits for approval.
+    running: ['waiting', 'confirming', 'done', 'stopped'],
+    // running: the person did the step (or moved on).
+    waiting: ['running', 'done', 'stopped'],
+    // running: the approval came, or the call ended without one.
+    confirming: ['running', 'done', 'stopped'],
+    done: [],
+    stopped: [],
+  },
+  true,
+)
 
 const DEFAULT_PAUSE_MS = 600
 
@@ -369,11 +374,7 @@ class RunningTour extends Subscribable implements Tour {
 
   #move(status: TourStatus, patch: Partial<Omit<TourSnapshot, 'status' | 'mode'>>): void {
     const from = this.#snapshot
-    if (status !== from.status && !MOVES[from.status].includes(status)) {
-      throw new Error(
-        `[toolmark] A tour cannot move from ${from.status} to ${status}: the tour broke its own order`,
-      )
-    }
+    TOUR_MOVES.check(from.status, status)
     const next: TourSnapshot = { ...from, ...patch, status }
     for (const key of ['step', 'anchor', 'message'] as const) {
       if (next[key] === undefined) delete next[key]

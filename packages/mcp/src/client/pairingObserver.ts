@@ -67,6 +67,15 @@ const MOVES: { readonly [From in McpPairingState]?: readonly McpPairingState[] }
   disconnected: ['unverified', 'unreachable'],
 }
 
+/** Throws, naming the move, unless `MOVES` (or `ANY`, or staying put) allows it. */
+export function checkPairingMove(from: McpPairingState, to: McpPairingState): void {
+  if (to !== from && !ANY.includes(to) && !MOVES[from]?.includes(to)) {
+    throw new Error(
+      `[toolmark] An MCP pairing cannot move from ${from} to ${to}: the pairing broke its own order`,
+    )
+  }
+}
+
 const IDLE: McpPairingSnapshot = Object.freeze({ status: 'idle' })
 
 /**
@@ -95,12 +104,7 @@ export function createMcpPairingObserver(
   })
 
   function move(status: McpPairingState, detail: McpPairingStatusDetail = {}): void {
-    const from = snapshot.status
-    if (status !== from && !ANY.includes(status) && !MOVES[from]?.includes(status)) {
-      throw new Error(
-        `[toolmark] An MCP pairing cannot move from ${from} to ${status}: the pairing broke its own order`,
-      )
-    }
+    checkPairingMove(snapshot.status, status)
     const next: McpPairingSnapshot = { status }
     if (detail.reason !== undefined) next.reason = detail.reason
     if (detail.attempts !== undefined) next.attempts = detail.attempts
