@@ -13,8 +13,9 @@ import { build } from 'vite'
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 /**
- * The source of a bundled core entry (default the root; `'ai-sdk'`, `'agent'`… for a subpath),
- * as one ES module.
+ * The source of a bundled core entry (default the root; `'ai-sdk'`, `'agent'`… for a subpath; a
+ * path ending in `.ts` for one source module, such as `'schema/jsonSchemaCheck.ts'`), as one ES
+ * module.
  */
 export async function buildCore(entry = '') {
   const [output] = await build({
@@ -26,7 +27,9 @@ export async function buildCore(entry = '') {
       write: false,
       minify: false,
       lib: {
-        entry: path.join(root, 'packages/core/src', entry, 'index.ts'),
+        entry: entry.endsWith('.ts')
+          ? path.join(root, 'packages/core/src', entry)
+          : path.join(root, 'packages/core/src', entry, 'index.ts'),
         formats: ['es'],
         fileName: 'core',
       },

@@ -27,8 +27,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import type { Manifest, ToolResult } from '@toolmark/core'
-import { bridge } from '@toolmark/core/bridge'
-import { createInPageChannel, createPageClient, renderSummary } from '@toolmark/core/agent'
+import { bridge, createInPageChannel } from '@toolmark/core/bridge'
+import { createPageClient, renderSummary } from '@toolmark/core/agent'
 import {
   createRecordingModelContext,
   createScriptedAgent,

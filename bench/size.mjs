@@ -123,7 +123,8 @@ export { useFormTool } from '@toolmark/react/rhf'`,
     label: 'typical, useFormTool with formSteps + optionLookups + fileFields',
     code: `export { createToolmark, ok } from '@toolmark/core'
 export { ToolProvider, useTool, ConfirmDialog } from '@toolmark/react'
-export { useFormTool, formSteps, optionLookups, fileFields } from '@toolmark/react/rhf'`,
+export { formSteps, optionLookups, fileFields } from '@toolmark/core/forms'
+export { useFormTool } from '@toolmark/react/rhf'`,
     forbid: [TOUR, DEVTOOLS, ACTIVITY],
     require: [WIZARD, LOOKUP, FILES],
   },

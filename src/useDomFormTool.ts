@@ -98,7 +98,7 @@ export function useDomFormTool(
       const message =
         process.env.NODE_ENV === 'production'
           ? `useDomFormTool("${name}"): plain files`
-          : `useDomFormTool("${name}"): files must come from fileFields({...}) (import { fileFields } from '@toolmark/react')`
+          : `useDomFormTool("${name}"): files must come from fileFields({...}) (import { fileFields } from '@toolmark/core/forms')`
       if (toolmark.dev) throw new Error(`[toolmark] ${message}`)
       reportError(toolmark, { code: 'invalid_form', message })
       return

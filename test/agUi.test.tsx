@@ -5,9 +5,9 @@ import { z } from 'zod'
 import { HttpAgent } from '@ag-ui/client'
 import { EventType } from '@ag-ui/core'
 import type { BaseEvent } from '@ag-ui/core'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, ok, questions } from '@toolmark/core'
 import type { CallEvent, Toolmark } from '@toolmark/core'
-import { AG_UI_APPROVAL_SCHEMA, createAgUiSession } from '@toolmark/core/ag-ui'
+import { createAgUiSession } from '@toolmark/core/ag-ui'
 import type { AgUiInterrupt } from '@toolmark/core/ag-ui'
 import { ConfirmDialog, ToolProvider, useTool } from '@toolmark/react'
 import { useAgUiSession } from '@toolmark/react/ag-ui'
@@ -24,7 +24,7 @@ function toolResultsSeen(model: ReturnType<typeof scriptedModel>, request: numbe
 
 /** A registry with a read-only lookup and a consequential close, counting the runs of each. */
 function ticketTools() {
-  const tm: Toolmark = createToolmark({ dev: true })
+  const tm: Toolmark = createToolmark({ dev: true, confirm: { questions: questions() } })
   const runs = { find: 0, close: 0 }
   const calls: CallEvent[] = []
   tm.events.on('call', (event) => calls.push(event))
@@ -105,7 +105,16 @@ describe('@toolmark/core/ag-ui with a real AG-UI stream', () => {
       reason: 'tool_approval',
       message: 'Close T-1',
       toolCallId: 'call_1_0',
-      responseSchema: AG_UI_APPROVAL_SCHEMA,
+      // What docs/chat-stacks.md states: it asks for `{ approved: boolean, reason?: string }`.
+      responseSchema: {
+        type: 'object',
+        properties: {
+          approved: { type: 'boolean', description: 'Whether the person approves.' },
+          reason: { type: 'string', description: 'Why not, when they deny.' },
+        },
+        required: ['approved'],
+        additionalProperties: false,
+      },
     })
     expect(Date.parse(interrupt.expiresAt!)).toBeGreaterThan(before + 9 * 60_000)
     expect(tm.confirmations.get(interrupt.id)).toMatchObject({ tool: 'tickets.close' })
@@ -357,7 +366,7 @@ function Tickets({ closed }: { closed: string[] }) {
 
 describe('useAgUiSession', () => {
   it('waits inline for the person in <ConfirmDialog>, then sends the final result (StrictMode)', async () => {
-    const tm = createToolmark({ dev: true })
+    const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
     const closed: string[] = []
     const { model, agent } = agentFor([
       [{ toolName: 'tickets__close', input: { id: 'T-1' } }],
@@ -391,7 +400,7 @@ describe('useAgUiSession', () => {
   })
 
   it('Stop while the person decides ends the call cancelled signal and closes the dialog', async () => {
-    const tm = createToolmark({ dev: true })
+    const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
     const closed: string[] = []
     const { model, agent } = agentFor([[{ toolName: 'tickets__close', input: { id: 'T-1' } }]])
     const user = userEvent.setup()

@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { HttpAgent } from '@ag-ui/client'
 import { createToolmark, ok, questions } from '@toolmark/core'
 import type { JsonSchema, QuestionAnswer, Toolmark } from '@toolmark/core'
-import { AG_UI_QUESTION_REASON, createAgUiSession } from '@toolmark/core/ag-ui'
+import { createAgUiSession } from '@toolmark/core/ag-ui'
 import type { AgUiInterrupt, AgUiTurnOutcome } from '@toolmark/core/ag-ui'
 import { ConfirmDialog, ToolProvider, questionForm, useTool } from '@toolmark/react'
 import { useAgUiSession } from '@toolmark/react/ag-ui'
@@ -33,11 +33,12 @@ function toolResultsSeen(model: ReturnType<typeof scriptedModel>, request: numbe
  * A registry with `tickets.file`, whose run asks which floor the ticket is on (`times` times),
  * and a read-only `tickets.find`; `runs` counts the runs, `heard` what each ask resolved with.
  */
-function ticketTools(options: { expiryMs?: number; times?: number; asks?: boolean } = {}) {
+function ticketTools(options: { expiryMs?: number; times?: number } = {}) {
   const tm: Toolmark = createToolmark({
     dev: true,
     ...(options.expiryMs ? { limits: { confirmationExpiryMs: options.expiryMs } } : {}),
-    ...(options.asks ? { confirm: { questions: questions() } } : {}),
+    // The runs ask: the registry brings the questions' code (interrupt mode requires it).
+    confirm: { questions: questions() },
   })
   const runs = { file: 0, find: 0, book: 0 }
   const heard: [string, QuestionAnswer][] = []
@@ -114,14 +115,13 @@ describe('AG-UI interrupts for questions (ctx.ask)', () => {
     const [entry] = tm.confirmations.list()
     expect(interrupt).toEqual({
       id: entry.id,
-      reason: AG_UI_QUESTION_REASON,
+      reason: 'tool_question',
       message: 'Which floor is T-1 on?',
       toolCallId: 'call_1_0',
       responseSchema: entry.question!.schema,
       expiresAt: new Date(entry.expiresAt).toISOString(),
       metadata: { toolmark: { tool: 'tickets.file' } },
     })
-    expect(AG_UI_QUESTION_REASON).toBe('tool_question')
     expect(interrupt.responseSchema).toMatchObject({ properties: { floor: { type: 'integer' } } })
     expect(Date.parse(interrupt.expiresAt!)).toBeGreaterThan(before + 9 * 60_000)
     expect(entry).toMatchObject({ tool: 'tickets.file', caller: 'inapp' })
@@ -518,7 +518,7 @@ describe('AG-UI interrupts for questions (ctx.ask)', () => {
 
   it('inline mode leaves questions to the dialog: the call waits and the agent gets the final result', async () => {
     // The registry asks (`questions()`), and a presenter of the test's own stands in for the dialog.
-    const { tm, heard } = ticketTools({ asks: true })
+    const { tm, heard } = ticketTools()
     const { model, agent } = agentFor([
       [{ toolName: 'tickets__file', input: { id: 'T-1' } }],
       'Filed.',
@@ -573,7 +573,7 @@ function Assistant({ agent }: { agent: HttpAgent }) {
 
 describe('useAgUiSession with questions', () => {
   it('shows the question as an interrupt, and <ConfirmDialog> answering it sends the turn on (StrictMode)', async () => {
-    const tm = createToolmark({ dev: true })
+    const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
     const filed: unknown[] = []
     const { model, agent } = agentFor([
       [{ toolName: 'tickets__file', input: { id: 'T-1' } }],

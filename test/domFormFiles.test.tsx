@@ -2,7 +2,8 @@ import { Component, StrictMode, useRef, type ReactNode } from 'react'
 import { act, render, screen } from '@testing-library/react'
 import { createToolmark } from '@toolmark/core'
 import type { ErrorEvent, Toolmark } from '@toolmark/core'
-import { fileFields, useDomFormTool } from '@toolmark/react'
+import { fileFields } from '@toolmark/core/forms'
+import { useDomFormTool } from '@toolmark/react'
 
 const flush = () => act(async () => {})
 
@@ -66,7 +67,7 @@ describe('useDomFormTool with fileFields', () => {
     await flush()
 
     expect(screen.getByRole('alert')).toHaveTextContent(
-      `[toolmark] useDomFormTool("report"): files must come from fileFields({...}) (import { fileFields } from '@toolmark/react')`,
+      `[toolmark] useDomFormTool("report"): files must come from fileFields({...}) (import { fileFields } from '@toolmark/core/forms')`,
     )
     expect(tm.manifest().tools).toEqual([])
   })

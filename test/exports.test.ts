@@ -5,6 +5,7 @@ import * as assistantUi from '@toolmark/react/assistant-ui'
 import * as devtools from '@toolmark/react/devtools'
 import * as mcp from '@toolmark/react/mcp'
 import * as tour from '@toolmark/react/tour'
+import { CALLERS } from '../packages/core/src/types'
 
 describe('@toolmark/react', () => {
   it('exports exactly the public runtime API', () => {
@@ -14,7 +15,6 @@ describe('@toolmark/react', () => {
       'ToolScope',
       'UnstyledConfirmDialog',
       'defaultConfirmDialogLabels',
-      'fileFields',
       'questionForm',
       'useAgentActivity',
       'useConfirmations',
@@ -24,6 +24,10 @@ describe('@toolmark/react', () => {
       'useToolmark',
       'useWebMCP',
     ])
+  })
+
+  it("names every caller in its default labels, in core's order (the devtools list callers from them)", () => {
+    expect(Object.keys(react.defaultConfirmDialogLabels.callers)).toEqual([...CALLERS])
   })
 
   it('exports exactly <McpPairing> from @toolmark/react/mcp', () => {

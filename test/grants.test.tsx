@@ -2,7 +2,7 @@ import { StrictMode } from 'react'
 import { vi } from 'vitest'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
 import { z } from 'zod'
-import { createToolmark, enableGrants, grants, ok } from '@toolmark/core'
+import { createToolmark, grants, ok } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, useConfirmations } from '@toolmark/react'
 import { ToolmarkDevtools } from '@toolmark/react/devtools'
@@ -71,24 +71,6 @@ describe('grants in ConfirmDialog', () => {
       })
       expect(runs).toEqual([3])
       expect(tm.confirmations.grants()).toEqual([])
-    } finally {
-      warn.mockRestore()
-    }
-  })
-
-  it('offers grants on a registry lent them after the dialog mounted (the deprecated enableGrants)', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    try {
-      const tm = createToolmark()
-      registerClose(tm)
-      renderDialog(tm)
-      enableGrants(tm)
-      await act(() => tm.call('tickets.close', { id: 3 }))
-      const dialog = screen.getByRole('alertdialog', { name: 'Close ticket' })
-      expect(within(dialog).getByRole('button', { name: 'Allow for this session' })).toBeVisible()
-      expect(warn.mock.calls.map(([m]) => String(m))).toEqual([
-        expect.stringMatching(/enableGrants\(tm\) is deprecated/),
-      ])
     } finally {
       warn.mockRestore()
     }

@@ -6,9 +6,10 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { createToolmark, REDACTED } from '@toolmark/core'
 import type { ErrorEvent, ToolResult, Toolmark } from '@toolmark/core'
+import { fileFields, formSteps, optionLookups } from '@toolmark/core/forms'
 import { ToolProvider, ToolScope } from '@toolmark/react'
 import * as rhf from '@toolmark/react/rhf'
-import { fileFields, formSteps, optionLookups, useFormTool } from '@toolmark/react/rhf'
+import { useFormTool } from '@toolmark/react/rhf'
 import type { OptionLookups } from '@toolmark/react/rhf'
 
 const schema = z.object({
@@ -133,14 +134,8 @@ function callIds(tm: Toolmark) {
 }
 
 describe('useFormTool', () => {
-  it('is exported with useWizardTool, fileFields, formSteps and optionLookups, the only runtime exports of @toolmark/react/rhf', () => {
-    expect(Object.keys(rhf).sort()).toEqual([
-      'fileFields',
-      'formSteps',
-      'optionLookups',
-      'useFormTool',
-      'useWizardTool',
-    ])
+  it('is exported with useWizardTool, the only runtime exports of @toolmark/react/rhf (formSteps, optionLookups and fileFields are in @toolmark/core/forms)', () => {
+    expect(Object.keys(rhf).sort()).toEqual(['useFormTool', 'useWizardTool'])
   })
 
   it('names changed fields in the confirmation as a person reads them, radio groups by their legend', async () => {
@@ -1372,7 +1367,7 @@ describe('useFormTool and useWizardTool with formSteps and optionLookups', () =>
     await flush()
 
     expect(screen.getByRole('alert')).toHaveTextContent(
-      `[toolmark] useFormTool("access"): steps must come from formSteps([...]) (import { formSteps } from '@toolmark/react/rhf')`,
+      `[toolmark] useFormTool("access"): steps must come from formSteps([...]) (import { formSteps } from '@toolmark/core/forms')`,
     )
     expect(tm.manifest().tools).toEqual([])
   })
@@ -1389,7 +1384,7 @@ describe('useFormTool and useWizardTool with formSteps and optionLookups', () =>
     await flush()
 
     expect(screen.getByRole('alert')).toHaveTextContent(
-      `[toolmark] useFormTool("access"): options must come from optionLookups({ field: lookup }) (import { optionLookups } from '@toolmark/react/rhf')`,
+      `[toolmark] useFormTool("access"): options must come from optionLookups({ field: lookup }) (import { optionLookups } from '@toolmark/core/forms')`,
     )
     expect(tm.manifest().tools).toEqual([])
   })
@@ -1549,7 +1544,7 @@ describe('useFormTool with fileFields', () => {
     await flush()
 
     expect(screen.getByRole('alert')).toHaveTextContent(
-      `[toolmark] useFormTool("report"): files must come from fileFields({...}) (import { fileFields } from '@toolmark/react/rhf')`,
+      `[toolmark] useFormTool("report"): files must come from fileFields({...}) (import { fileFields } from '@toolmark/core/forms')`,
     )
     expect(tm.manifest().tools).toEqual([])
   })

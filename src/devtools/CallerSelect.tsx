@@ -1,7 +1,9 @@
 import { useId } from 'react'
-import { CALLERS } from '@toolmark/core'
 import type { Caller } from '@toolmark/core'
 import { defaultConfirmDialogLabels } from '../confirm-dialog/confirmDialogLabels'
+
+/** Every caller, in core's order: the dialog names each one (`Record<Caller, string>`). */
+const CALLERS = Object.keys(defaultConfirmDialogLabels.callers) as Caller[]
 
 /** How the devtools name a caller: the dialog's wording, with the protocol name beside it. */
 export function callerLabel(caller: Caller): string {

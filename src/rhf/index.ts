@@ -1,7 +1,6 @@
 'use client'
 export { useFormTool } from './useFormTool'
 export { useWizardTool } from './useWizardTool'
-export { fileFields, formSteps, optionLookups } from '@toolmark/core/forms'
 export type { UseFormToolOptions, UseFormToolResult } from './useFormTool'
 export type { UseWizardToolOptions, UseWizardToolStep } from './useWizardTool'
 export type {

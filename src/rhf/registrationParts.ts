@@ -75,7 +75,7 @@ export function refusePlain(
             ? `step plain lookups: ${step}`
             : 'plain lookups'
   } else {
-    const from = (helper: string) => `(import { ${helper} } from '@toolmark/react/rhf')`
+    const from = (helper: string) => `(import { ${helper} } from '@toolmark/core/forms')`
     problem =
       what === 'steps'
         ? `steps must come from formSteps([...]) ${from('formSteps')}`

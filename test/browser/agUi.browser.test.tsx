@@ -3,7 +3,7 @@ import { render } from 'vitest-browser-react'
 import { page } from 'vitest/browser'
 import { z } from 'zod'
 import { HttpAgent } from '@ag-ui/client'
-import { createToolmark, ok } from '@toolmark/core'
+import { createToolmark, ok, questions } from '@toolmark/core'
 import { ConfirmDialog, ToolProvider, questionForm, useTool } from '@toolmark/react'
 import { useAgUiSession } from '@toolmark/react/ag-ui'
 import { agUiServer, scriptedModel } from '../agUiServer'
@@ -81,7 +81,7 @@ function Assistant({ agent }: { agent: HttpAgent }) {
 
 describe('AG-UI in Chromium', () => {
   it("runs an AG-UI agent's tool call in the page after the person approves it in the dialog", async () => {
-    const tm = createToolmark({ dev: true })
+    const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
     const closed: string[] = []
     const model = scriptedModel([
       [{ toolName: 'tickets__close', input: { id: 'T-1' } }],
@@ -117,7 +117,7 @@ describe('AG-UI in Chromium', () => {
   })
 
   it('shows a question as an AG-UI interrupt; the dialog or the interrupt UI answers it, and the turn goes on', async () => {
-    const tm = createToolmark({ dev: true })
+    const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
     const filed: unknown[] = []
     const model = scriptedModel([
       [{ toolName: 'tickets__file', input: { id: 'T-1' } }],

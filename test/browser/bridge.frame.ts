@@ -3,7 +3,8 @@
  * the part it plays: `agent` (an assistant frame driving the page), `stranger` (another window
  * posting a well-formed call) or `remote` (an agent served from an unexpected origin).
  */
-import { createPageClient, postMessageTransport } from '@toolmark/core/agent'
+import { createPageClient } from '@toolmark/core/agent'
+import { postMessageTransport } from '@toolmark/core/bridge'
 
 const params = new URLSearchParams(location.search)
 const parentOrigin = params.get('parentOrigin') ?? ''

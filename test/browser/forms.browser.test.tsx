@@ -7,8 +7,9 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { createToolmark, REDACTED } from '@toolmark/core'
 import type { Toolmark } from '@toolmark/core'
+import { formSteps } from '@toolmark/core/forms'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
-import { formSteps, useFormTool } from '@toolmark/react/rhf'
+import { useFormTool } from '@toolmark/react/rhf'
 
 const schema = z.object({
   title: z.string().min(1),

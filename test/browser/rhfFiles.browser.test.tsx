@@ -6,8 +6,9 @@ import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
 import { createToolmark } from '@toolmark/core'
+import { fileFields } from '@toolmark/core/forms'
 import { ConfirmDialog, ToolProvider } from '@toolmark/react'
-import { fileFields, useFormTool } from '@toolmark/react/rhf'
+import { useFormTool } from '@toolmark/react/rhf'
 
 const schema = z.object({
   title: z.string().min(1),

@@ -2,16 +2,11 @@ export { createToolmark } from './registry/createToolmark'
 export { grants } from './confirmations/grants'
 export { questions } from './confirmations/questions'
 export type { QuestionsOptions } from './confirmations/questions'
-export { enableQuestions } from './confirmations/enableQuestions'
-export { enableGrants } from './confirmations/enableGrants'
-export { DEFAULT_LIMITS } from './registry/options'
 export { reportError } from './events/reportError'
-export { addAnchor, addAnchorSource } from './anchors/anchors'
-export type { AnchorCheck, AnchorSource } from './anchors/anchors'
+export { addAnchor } from './anchors/anchors'
 export { ok, invalid, refuse, cancelled, errorResult, isToolResult } from './base/results'
 export { toLlmName, isToolName } from './tool/names'
 export { REDACTED } from './redaction/redact'
-export { CALLERS } from './types'
 export type {
   Approval,
   ApprovedBy,

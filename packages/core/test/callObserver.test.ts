@@ -90,7 +90,7 @@ describe('a call observer (CallOptions.observe)', () => {
       hints: { consequential: true },
       summary: () => 'Close the ticket',
       run: async (_input, ctx) => {
-        const answer = await ctx.confirm({ title: 'Also notify the requester?' })
+        const answer = await ctx.confirm({ summary: 'Also notify the requester?' })
         return ok(answer.approved)
       },
     })

@@ -2,7 +2,6 @@ import { z } from 'zod'
 import {
   createToolmark,
   grants,
-  enableGrants,
   ok,
   questions,
   type ConfirmEvent,
@@ -458,34 +457,6 @@ describe('grants', () => {
     expect(refused).toMatchObject({ status: 'refused', code: 'grant_not_allowed' })
     expect((refused as { message: string }).message).toMatch(/makes no grants/)
     expect(tm.confirmations.get(id)).toBeDefined()
-  })
-
-  it('keeps enableGrants(tm) for one release: it still lends the grant code, and development warns once', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    try {
-      const tm = createToolmark({ dev: true })
-      const runs = registerClose(tm)
-      const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
-      // Lent late (twice: the second does nothing), the same entry takes the grant.
-      enableGrants(tm)
-      enableGrants(tm)
-      expect(warn.mock.calls.map(([m]) => String(m))).toEqual([
-        expect.stringMatching(
-          /enableGrants\(tm\) is deprecated: use createToolmark\(\{ confirm: \{ grants: grants\(\) \} \}\)/,
-        ),
-      ])
-      expect((await tm.confirmations.approve(id, { grant: { for: 'session' } })).status).toBe('ok')
-      expect(tm.confirmations.grants()).toHaveLength(1)
-      expect((await tm.call('tickets.close', { id: 2 })).status).toBe('ok')
-      expect(tm.confirmations.grants()[0].uses).toBe(1)
-      expect(runs).toHaveLength(2)
-      // Production does not warn.
-      warn.mockClear()
-      enableGrants(createToolmark({ dev: false }))
-      expect(warn).not.toHaveBeenCalled()
-    } finally {
-      warn.mockRestore()
-    }
   })
 
   it('takes grants only from grants(): anything else throws in development and is invalid_options in production', async () => {

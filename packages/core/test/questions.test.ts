@@ -3,7 +3,6 @@ import {
   createToolmark,
   questions,
   grants,
-  enableQuestions,
   ok,
   type ConfirmEvent,
   type ErrorEvent,
@@ -12,7 +11,7 @@ import {
   type StandardSchemaV1,
   type Toolmark,
 } from '../src/index'
-import { questionFormOf, questionsEnabled } from '../src/observers'
+import { questionFormOf, questionsEnabled } from '../src/observers/questionsEnabled'
 import { createTestToolmark } from '../src/testing'
 
 const flush = async () => {
@@ -83,44 +82,15 @@ describe('questions()', () => {
     expect(answers).toEqual([{ answered: false, reason: 'invalid_question' }])
     expect(errors.map((e) => [e.code, e.tool])).toEqual([['question_invalid', 'tickets.file']])
     expect(prod.confirmations.list()).toEqual([])
-    // Lent late by the deprecated alias (twice: the second does nothing), the same registry asks;
-    // production does not warn.
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    enableQuestions(prod)
-    enableQuestions(prod)
-    expect(warn).not.toHaveBeenCalled()
-    warn.mockRestore()
-    const asked = prod.call('tickets.file', {}, { caller: 'mcp' })
-    await flush()
-    expect(prod.confirmations.list().map((e) => e.question?.prompt)).toEqual([
-      'Which printer is it?',
-    ])
-    prod.confirmations.reject(prod.confirmations.list()[0].id)
-    expect(await asked).toMatchObject({ data: { skipped: 'declined' } })
   })
 
-  it('is given at creation and holds the form a presenter draws with; enableQuestions(tm) warns once in development', async () => {
+  it('is given at creation and holds the form a presenter draws with', async () => {
     const form = { drawn: 'by the dialog' }
     const tm = createToolmark({ confirm: { questions: questions({ form }) } })
     expect(questionsEnabled(tm)).toBe(true)
     expect(questionFormOf(tm)).toBe(form)
     expect(questionsEnabled(createToolmark())).toBe(false)
     expect(questionFormOf(createToolmark({ confirm: { questions: questions() } }))).toBeUndefined()
-
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    try {
-      const late = createToolmark({ dev: true })
-      enableQuestions(late)
-      enableQuestions(late)
-      expect(questionsEnabled(late)).toBe(true)
-      expect(warn.mock.calls.map(([m]) => String(m))).toEqual([
-        expect.stringMatching(
-          /enableQuestions\(tm\) is deprecated: use createToolmark\(\{ confirm: \{ questions: questions\(\) \} \}\)/,
-        ),
-      ])
-    } finally {
-      warn.mockRestore()
-    }
     expect(() => createToolmark({ confirm: { questions: grants() as never } })).toThrow(
       /confirm\.questions must come from questions\(\) of @toolmark\/core/,
     )

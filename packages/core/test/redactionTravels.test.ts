@@ -4,7 +4,8 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base'
 import { z } from 'zod'
-import { addAnchorSource, createToolmark, ok, type CallEvent, type Toolmark } from '../src/index'
+import { createToolmark, ok, type CallEvent, type Toolmark } from '../src/index'
+import { addAnchorSource } from '../src/anchors/anchors'
 import { lintManifest } from '../src/lint'
 import { otel } from '../src/otel'
 import { recordSession, type RecordedLine } from '../src/testing'

@@ -10,7 +10,8 @@ import {
   type Verification,
   type VerificationRequest,
 } from '../src/index'
-import { approvalChallenge, canonicalJson, checkAssertion, webauthnVerifier } from '../src/passkey'
+import { approvalChallenge, checkAssertion, webauthnVerifier } from '../src/passkey'
+import { canonicalJson } from '../src/base/canonicalJson'
 import { createSoftAuthenticator } from './fixtures/softAuthenticator'
 
 const ORIGIN = 'https://helpdesk.example'

@@ -9,7 +9,8 @@ import { WebSocket } from 'ws'
 import { z } from 'zod'
 import { createToolmark, ok } from '@toolmark/core'
 import { bridge, websocketTransport, type WebSocketConstructor } from '@toolmark/core/bridge'
-import { LINT_RULE_IDS, lintManifest, lintManifestOf } from '@toolmark/core/lint'
+import { lintManifest, lintManifestOf } from '@toolmark/core/lint'
+import { LINT_RULE_IDS } from '../../core/src/lint/rules'
 
 const dir = path.dirname(fileURLToPath(import.meta.url))
 /** Built by globalSetup.ts beside the MCP server. */

@@ -1,14 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { FieldChange, ToolResult } from '@toolmark/core'
 import {
-  createInPageChannel,
   createPageClient,
   pageTools,
   type NeedsConfirmationResult,
   type OpenAIChatPageTool,
   type PageClient,
 } from '@toolmark/core/agent'
-import { bridge } from '@toolmark/core/bridge'
+import { bridge, createInPageChannel } from '@toolmark/core/bridge'
 import { useToolmark } from '@toolmark/react'
 import { createGrantedCalls, type GrantedCalls } from './grantedCalls.ts'
 import { createLastChange, type LastChange } from './lastChange.ts'

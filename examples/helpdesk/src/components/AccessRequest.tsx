@@ -1,8 +1,9 @@
 import { useState } from 'react'
 import { useForm, type UseFormReturn } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
+import { optionLookups } from '@toolmark/core/forms'
 import { useToolmark } from '@toolmark/react'
-import { optionLookups, useWizardTool } from '@toolmark/react/rhf'
+import { useWizardTool } from '@toolmark/react/rhf'
 import {
   ACCESS_LEVELS,
   DIRECTORY,

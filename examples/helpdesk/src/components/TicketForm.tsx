@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react'
 import { useForm, useWatch } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { z } from 'zod'
-import { fileFields, useFormTool } from '@toolmark/react/rhf'
+import { fileFields } from '@toolmark/core/forms'
+import { useFormTool } from '@toolmark/react/rhf'
 import { useTour } from '@toolmark/react/tour'
 import {
   CATEGORIES,

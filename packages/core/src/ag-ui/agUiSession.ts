@@ -1,7 +1,7 @@
 import { isPlainObject } from '../base/guards'
 import { randomId } from '../base/ids'
-import { lendFeature } from '../confirmations/feature'
-import { questions } from '../confirmations/questions'
+import { reportError } from '../events/reportError'
+import { questionsEnabled } from '../observers/questionsEnabled'
 import type { ToolResult, Toolmark } from '../types'
 import { pendingToolCalls, runWithPageTools } from './agUiRun'
 import { AgUiSessionState, type AgUiSessionSnapshot } from './agUiSessionState'
@@ -78,8 +78,14 @@ export function createAgUiSession(tm: Toolmark, options: AgUiSessionOptions): Ag
   const { agent } = options
   const mode: AgUiConfirmations = options.confirmations === 'interrupt' ? 'interrupt' : 'inline'
   const maxRuns = options.maxRuns ?? 10
-  // In interrupt mode the session asks the runs' questions itself, so it brings their code.
-  if (mode === 'interrupt') lendFeature(tm, questions())
+  // In interrupt mode the session asks the runs' questions itself: their code comes with
+  // `questions()`, given to the registry at creation like every optional part.
+  if (mode === 'interrupt' && !questionsEnabled(tm)) {
+    const message =
+      'createAgUiSession({ confirmations: "interrupt" }) asks the runs\' questions as interrupts: create the registry with createToolmark({ confirm: { questions: questions() } })'
+    if (tm.dev) throw new Error(`[toolmark] ${message}`)
+    reportError(tm, { code: 'invalid_options', message })
+  }
   const state = new AgUiSessionState(tm)
   const held = new HeldCalls(tm, mode, changed)
   // Each turn has its own controller: Stop aborts it, and a late answer of an old turn is ignored.

@@ -4,13 +4,8 @@
  * `createAgUiSession` runs an agent's tool calls through `tm.call` and maps approvals and questions
  * to inline waits or AG-UI interrupts.
  */
-export { AG_UI_METADATA_KEY, agUiTools } from './agUiTools'
+export { agUiTools } from './agUiTools'
 export type { AgUiToolsOptions } from './agUiTools'
-export {
-  AG_UI_APPROVAL_REASON,
-  AG_UI_APPROVAL_SCHEMA,
-  AG_UI_QUESTION_REASON,
-} from './agUiInterrupts'
 export { createAgUiSession } from './agUiSession'
 export type { AgUiConfirmations } from './heldCalls'
 export type {

@@ -1,7 +1,8 @@
 /**
  * `@toolmark/core/agent` — the agent's half of protocol v1 (a server or an in-page assistant):
  * a page client, the LLM tools that drive it (two stable ones, or one per page tool), the
- * summary renderer, and the JSON Schema checker behind the AI SDK `validate`.
+ * summary renderer, and the JSON Schema checker behind the AI SDK `validate`. The transports
+ * that carry the protocol are in `@toolmark/core/bridge`.
  */
 export { createPageClient } from './createPageClient'
 export type {
@@ -33,12 +34,6 @@ export type {
 } from './pageToolTypes'
 export { renderSummary } from './renderSummary'
 export { PAGE_TEXT_NOTE, fencePageText } from './pageText'
-export { CLIENT_SCHEMA_CHECK, jsonSchemaCheck } from '../schema/jsonSchemaCheck'
+export { jsonSchemaCheck } from '../schema/jsonSchemaCheck'
 export type { JsonSchemaCheck, JsonSchemaCheckOptions } from '../schema/jsonSchemaCheck'
-export { createInPageChannel } from '../bridge/createInPageChannel'
-export type { InPageChannel } from '../bridge/createInPageChannel'
-export { postMessageTransport } from '../bridge/postMessageTransport'
-export type { PostMessageTransportOptions } from '../bridge/postMessageTransport'
-export { websocketTransport } from '../bridge/websocketTransport'
-export type { WebSocketLike, WebSocketTransportOptions } from '../bridge/websocketTransport'
 export type { Transport } from '../protocol/messages'

@@ -21,5 +21,4 @@ export type {
   AiSdkJsonValue,
   ToolsFromManifestOptions,
 } from './toolsFromManifest'
-export { DEFAULT_CHAT_TOOL_LIST_LIMITS } from './validateChatToolList'
 export type { ChatToolListLimits } from './validateChatToolList'

@@ -49,8 +49,6 @@ export interface RegistryCaches {
   agUiTools?: unknown
   /** `ai-sdk/chatToolList.ts`: the chat tool list of the last manifest. */
   chatTools?: unknown
-  /** `confirmations/deprecated.ts`: the deprecated calls this registry already warned about. */
-  deprecations?: Set<string>
   /** `webmcp/webmcp.ts`: whether this registry was told WebMCP is unavailable. */
   webmcpUnavailable?: boolean
 }

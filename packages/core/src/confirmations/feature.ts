@@ -38,9 +38,9 @@ export function installFeature(
 }
 
 /**
- * Lends a feature to a registry made elsewhere: what the test registry, a replay, an AG-UI
- * session in `interrupt` mode and the deprecated `enableGrants`/`enableQuestions` do for the
- * parts they need. An object not made by `createToolmark` keeps nothing in a body it lacks.
+ * Lends a feature to a registry made elsewhere: only a replay does (`replaySession` replays a
+ * recording's questions and grants into the registry a test made). Everything else gives its
+ * features at creation. An object not made by `createToolmark` keeps nothing in a body it lacks.
  */
 export const lendFeature = (tm: { confirmations: object }, feature: ConfirmFeature): void =>
   installFeature(feature, tm.confirmations as InternalConfirmationStore, bodyOf(tm)?.features ?? {})

@@ -12,7 +12,6 @@ export type {
   RevertFieldOutcome,
 } from './fill/formProvenance'
 export type { DomFormToolsOptions } from './createDomFormTools'
-export { isSensitiveElement } from './fill/sensitiveFields'
 export { filePreview, isFileDescription } from './files/filePreviews'
 export type { FillInput } from './fill/fillInput'
 export type { FileDescription, FileFieldRules } from './values/fileValues'

@@ -5,7 +5,7 @@
 export { lintManifest, LintInputError } from './lintManifest'
 export type { LintOptions, LintReport } from './lintManifest'
 export { lintManifestOf } from './lintManifestOf'
-export { LINT_RULE_IDS, RULES as LINT_RULES } from './rules'
+export { RULES as LINT_RULES } from './rules'
 export type {
   LintEntry,
   LintFinding,

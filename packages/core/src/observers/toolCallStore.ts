@@ -133,7 +133,9 @@ class CallStore extends Subscribable implements ToolCallStore {
 
 /**
  * One tool's call status from every caller, as an external store: `'running'` while any call of
- * it runs, else the last result's status. Listens to the registry only while subscribed.
+ * it runs, else the last result's status. Listens to the registry only while subscribed. Not
+ * exported: a binding reads its tool's call status from `createToolBinding`, which watches the
+ * same way; this store drives the watch on its own in tests.
  *
  * @example
  * const store = createToolCallStore(tm, 'tickets.close')

@@ -7,7 +7,6 @@
 export { passkeyVerifier, webauthnVerifier } from './passkeyVerifier'
 export { registerPasskey } from './registerPasskey'
 export { approvalChallenge } from '../verification/approvalChallenge'
-export { canonicalJson } from '../base/canonicalJson'
 export { checkAssertion } from '../verification/checkAssertion'
 export type { PasskeyCredential, PasskeyVerifierOptions } from './passkeyVerifier'
 export type { RegisteredPasskey, RegisterPasskeyOptions } from './registerPasskey'

@@ -2,7 +2,7 @@
  * `@toolmark/core/protocol` — bridge protocol v1: message types, a dependency-free validator,
  * safe encoding and decoding, and the JSON Schema of every message.
  */
-export { PROTOCOL_VERSION, MESSAGE_TYPES } from './messages'
+export { PROTOCOL_VERSION } from './messages'
 export type {
   MessageDirection,
   MessageBase,
@@ -25,6 +25,5 @@ export type { MessageCheck, ValidateMessageOptions } from './validateMessage'
 export { decodeMessage } from './decodeMessage'
 export { encodeMessage } from './encodeMessage'
 export type { EncodeMessageOptions } from './encodeMessage'
-export { DEFAULT_MESSAGE_LIMITS } from './bounds'
 export type { MessageLimits } from './bounds'
 export { messageSchemas, directionSchemas } from './schemas'

@@ -1,5 +1,4 @@
 import { createToolmark } from '../registry/createToolmark'
-import { lendFeature } from '../confirmations/feature'
 import { grants } from '../confirmations/grants'
 import { questions } from '../confirmations/questions'
 import { reportError } from '../events/reportError'
@@ -73,10 +72,11 @@ export interface TestToolmark extends Toolmark {
  */
 export function createTestToolmark(options: TestToolmarkOptions = {}): TestToolmark {
   const { answer: initial, ...rest } = options
-  const tm = createToolmark(rest)
-  // A test registry answers questions and gives grants like a dialog would.
-  lendFeature(tm, questions())
-  lendFeature(tm, grants())
+  // A test registry answers questions and gives grants like a dialog would: it is made with both.
+  const tm = createToolmark({
+    ...rest,
+    confirm: { questions: questions(), grants: grants(), ...rest.confirm },
+  })
   const calls: CallEvent[] = []
   const results: ResultEvent[] = []
   const confirmations: ConfirmEvent[] = []

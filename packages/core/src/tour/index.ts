@@ -7,7 +7,6 @@ export { startTour } from './startTour'
 export { currentTour, subscribeCurrentTour } from './currentTour'
 export { registerTourTool } from './tourTool'
 export type { TourToolOptions } from './tourTool'
-export { MAX_STEP_TEXT, MAX_STEP_TITLE, MAX_TOUR_STEPS, tourStepIssues } from './tourSteps'
 export type {
   TourStarter,
   Tour,

@@ -3,7 +3,7 @@ import { EventType } from '@ag-ui/core'
 import type { BaseEvent, RunAgentInput } from '@ag-ui/core'
 import { EventEncoder } from '@ag-ui/encoder'
 import { z } from 'zod'
-import { createToolmark, ok } from '../../src/index'
+import { createToolmark, ok, questions } from '../../src/index'
 import { createAgUiSession } from '../../src/ag-ui'
 import type { AgUiInterrupt } from '../../src/ag-ui'
 
@@ -63,7 +63,7 @@ function agentPaying(amounts: number[]) {
 
 /** A registry with a consequential payment whose run waits until `release()`, counting its runs. */
 function payments() {
-  const tm = createToolmark({ dev: true })
+  const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
   const paid: number[] = []
   let release!: () => void
   const gate = new Promise<void>((resolve) => (release = resolve))
@@ -180,7 +180,7 @@ describe('AG-UI session: Stop just after an approval', () => {
   })
 
   it('interrupt mode: an approved run that asks after the Stop is declined at once, and its result still goes back', async () => {
-    const tm = createToolmark({ dev: true })
+    const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
     let release!: () => void
     const gate = new Promise<void>((resolve) => (release = resolve))
     let runs = 0

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createToolmark, ok } from '@toolmark/core'
-import {
-  PAGE_TEXT_NOTE,
-  createInPageChannel,
-  createPageClient,
-  fencePageText,
-  pageTools,
-} from '@toolmark/core/agent'
-import { bridge } from '@toolmark/core/bridge'
+import { PAGE_TEXT_NOTE, createPageClient, fencePageText, pageTools } from '@toolmark/core/agent'
+import { bridge, createInPageChannel } from '@toolmark/core/bridge'
 import { webmcp } from '@toolmark/core/webmcp'
 import { createRecordingModelContext } from '@toolmark/core/testing'
 

@@ -3,7 +3,6 @@ import * as aiSdk from '@toolmark/core/ai-sdk'
 describe('@toolmark/core/ai-sdk', () => {
   it('exports exactly these runtime values', () => {
     expect(Object.keys(aiSdk).sort()).toEqual([
-      'DEFAULT_CHAT_TOOL_LIST_LIMITS',
       'TOOLMARK_BODY_FIELD',
       'callForChat',
       'chatToolList',

@@ -1,6 +1,6 @@
 import { jsonSchema } from 'ai'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { CLIENT_SCHEMA_CHECK, jsonSchemaCheck } from '@toolmark/core/agent'
+import { CLIENT_SCHEMA_CHECK, jsonSchemaCheck } from '../../src/schema/jsonSchemaCheck'
 import { readToolmarkTools, toolsFromManifest } from '@toolmark/core/ai-sdk'
 import type { JsonSchema } from '@toolmark/core'
 

@@ -1,4 +1,5 @@
 import * as forms from '../../src/forms'
+import { isSensitiveElement } from '../../src/forms/fill/sensitiveFields'
 
 describe('@toolmark/core/forms', () => {
   it('exports exactly these runtime values', () => {
@@ -12,7 +13,6 @@ describe('@toolmark/core/forms', () => {
       'formProvenance',
       'formSteps',
       'isFileDescription',
-      'isSensitiveElement',
       'optionLookups',
     ])
   })
@@ -22,15 +22,13 @@ describe('@toolmark/core/forms', () => {
       getAttribute: (name: string) => attrs[name] ?? null,
     })
 
-    expect(forms.isSensitiveElement(attributes({ type: 'PASSWORD' }))).toBe(true)
-    expect(forms.isSensitiveElement(attributes({ autocomplete: 'shipping cc-csc' }))).toBe(true)
-    expect(forms.isSensitiveElement(attributes({ autocomplete: 'one-time-code' }))).toBe(true)
-    expect(forms.isSensitiveElement(attributes({ autocomplete: 'current-password' }))).toBe(true)
-    expect(forms.isSensitiveElement({ type: 'text', autocomplete: 'new-password' })).toBe(true)
-    expect(forms.isSensitiveElement(attributes({ type: 'email', autocomplete: 'email' }))).toBe(
-      false,
-    )
-    expect(forms.isSensitiveElement(attributes({ autocomplete: 'acc-number' }))).toBe(false)
-    expect(forms.isSensitiveElement(null)).toBe(false)
+    expect(isSensitiveElement(attributes({ type: 'PASSWORD' }))).toBe(true)
+    expect(isSensitiveElement(attributes({ autocomplete: 'shipping cc-csc' }))).toBe(true)
+    expect(isSensitiveElement(attributes({ autocomplete: 'one-time-code' }))).toBe(true)
+    expect(isSensitiveElement(attributes({ autocomplete: 'current-password' }))).toBe(true)
+    expect(isSensitiveElement({ type: 'text', autocomplete: 'new-password' })).toBe(true)
+    expect(isSensitiveElement(attributes({ type: 'email', autocomplete: 'email' }))).toBe(false)
+    expect(isSensitiveElement(attributes({ autocomplete: 'acc-number' }))).toBe(false)
+    expect(isSensitiveElement(null)).toBe(false)
   })
 })

@@ -5,12 +5,13 @@ import { z } from 'zod'
 import { createToolmark, ok } from '../../src/index'
 import { createFormTools } from '../../src/forms'
 import {
-  LINT_RULE_IDS,
+  LINT_RULES,
   LintInputError,
   lintManifest,
   lintManifestOf,
   type LintRuleId,
 } from '../../src/lint'
+import { LINT_RULE_IDS } from '../../src/lint/rules'
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures')
 const fixture = (name: string): unknown =>
@@ -25,6 +26,10 @@ describe('lintManifest', () => {
       tools: 3,
       notChecked: [],
     })
+  })
+
+  it('lists its rules (LINT_RULES) in the order of the rule ids, which the CLI reads from it', () => {
+    expect(LINT_RULES.map((rule) => rule.id)).toEqual([...LINT_RULE_IDS])
   })
 
   it.each(LINT_RULE_IDS.map((id) => [id]))('has a failing fixture for %s', (id: LintRuleId) => {

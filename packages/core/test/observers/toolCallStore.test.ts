@@ -1,5 +1,5 @@
 import { createToolmark, errorResult, ok, type ToolResult } from '../../src/index'
-import { createToolCallStore } from '../../src/observers'
+import { createToolCallStore } from '../../src/observers/toolCallStore'
 
 const flush = async () => {
   for (let i = 0; i < 5; i++) await Promise.resolve()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_MESSAGE_LIMITS, decodeMessage, encodeMessage } from '@toolmark/core/protocol'
+import { decodeMessage, encodeMessage } from '@toolmark/core/protocol'
+import { DEFAULT_MESSAGE_LIMITS } from '../../src/protocol/bounds'
 import type { ResultMessage } from '@toolmark/core/protocol'
 
 const clientId = 'page-1'

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { addAnchor, addAnchorSource, createToolmark, ok } from '../../src/index'
+import { addAnchor, createToolmark, ok } from '../../src/index'
+import { addAnchorSource } from '../../src/anchors/anchors'
 import type { Toolmark } from '../../src/index'
 import { currentTour, registerTourTool, startTour } from '../../src/tour'
 import type { TourEvent, TourStep } from '../../src/tour'

@@ -1,5 +1,8 @@
-import { LINT_RULE_IDS, type LintOptions, type LintRuleId } from '@toolmark/core/lint'
+import { LINT_RULES, type LintOptions, type LintRuleId } from '@toolmark/core/lint'
 import { addOrigins, parseInteger, readFlags } from '../argv'
+
+/** Every rule id, in the order the rules run. */
+const RULE_IDS: readonly string[] = LINT_RULES.map((rule) => rule.id)
 
 /** The one-line usage printed with every flag error. */
 export const LINT_USAGE =
@@ -45,7 +48,7 @@ Options:
   --timeout <ms>              How long --listen waits for a page (default 30000).
   -h, --help                  Show this help.
 
-Rules: ${LINT_RULE_IDS.join(', ')}.
+Rules: ${RULE_IDS.join(', ')}.
 Exit codes: 0 no errors, 1 errors (or too many warnings), 2 unreadable input, a manifest with
 no tools, or bad flags.
 `
@@ -83,8 +86,8 @@ export function parseLintArgs(argv: readonly string[]): ParsedLintArgs {
         const value = next() ?? ''
         const match = /^([a-z-]+)=(error|warning|off)$/.exec(value)
         if (!match) return error(`--rule needs <id>=error|warning|off, got "${value}"`)
-        if (!(LINT_RULE_IDS as readonly string[]).includes(match[1])) {
-          return error(`unknown rule "${match[1]}": the rules are ${LINT_RULE_IDS.join(', ')}`)
+        if (!RULE_IDS.includes(match[1])) {
+          return error(`unknown rule "${match[1]}": the rules are ${RULE_IDS.join(', ')}`)
         }
         rules[match[1] as LintRuleId] = match[2] as 'error' | 'warning' | 'off'
         break

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import { WebSocketServer, type WebSocket } from 'ws'
-import { createPageClient, websocketTransport, type WebSocketLike } from '@toolmark/core/agent'
+import { createPageClient } from '@toolmark/core/agent'
+import { websocketTransport, type WebSocketLike } from '@toolmark/core/bridge'
 import type { LintEntry, LintManifest } from '@toolmark/core/lint'
 
 /** Options of `readPage`. */
