@@ -29,8 +29,10 @@ export type { Phase } from './phases'
 /**
  * What a call waits on, and what the wait does to it (`Call#wait`):
  * - `validation`: an async input schema. The deadline counts; an abort stops the wait at once.
- * - `check`: an async precondition, or a person's edited input being validated. The deadline is
- *   left as it is; an abort stops the wait at once.
+ * - `check`: an async precondition. The deadline is left as it is; an abort stops the wait at once.
+ * - `edit`: a person's edited input being validated while the call waits on them, its deadline
+ *   paused: the wait has a bound of its own, the tool's deadline, after which it ends as stopped
+ *   by `policy` (the entry stays pending); an abort stops it at once.
  * - `run`: an async run. The deadline counts; after an abort the run gets `limits.abortGraceMs`
  *   to stop, then is abandoned, and a settle after that is reported as `late_result`.
  * - `confirmation`: an inline confirmation (step 7). The call moves to `confirming`, gives its
@@ -38,7 +40,7 @@ export type { Phase } from './phases'
  * - `ask`: `ctx.confirm` inside a run. The deadline stops counting until the wait ends; an abort
  *   stops it at once.
  */
-export type WaitKind = 'validation' | 'check' | 'run' | 'confirmation' | 'ask'
+export type WaitKind = 'validation' | 'check' | 'edit' | 'run' | 'confirmation' | 'ask'
 
 /** How a wait ended: what the awaited work gave, or that the call was stopped first. */
 export type Waited<T> = { value: T } | { error: unknown } | { stopped: CancelledBy }
@@ -335,11 +337,12 @@ export class Call implements Abortable {
   wait<T>(work: PromiseLike<T>, kind: WaitKind, done: (outcome: Waited<T>) => void): void {
     const w = (this.#w ??= waiting())
     let over = false
-    let grace: ReturnType<typeof setTimeout> | undefined
+    /** The run's grace after an abort, or an edit's own bound. */
+    let timer: ReturnType<typeof setTimeout> | undefined
     const finish = (outcome: Waited<T>): void => {
       if (over) return
       over = true
-      if (grace !== undefined) clearTimeout(grace)
+      if (timer !== undefined) clearTimeout(timer)
       const at = w.waits?.indexOf(stop) ?? -1
       if (at >= 0) w.waits!.splice(at, 1)
       if (kind === 'confirmation' || kind === 'ask') w.deadline?.resume()
@@ -347,7 +350,7 @@ export class Call implements Abortable {
     }
     const stop = (by: CancelledBy): void => {
       if (kind !== 'run') return finish({ stopped: by })
-      grace = unref(setTimeout(finish, this.internals.limits.abortGraceMs, { stopped: by }))
+      timer = unref(setTimeout(finish, this.internals.limits.abortGraceMs, { stopped: by }))
     }
     // Listening first: a promise that is already settled then ends a run before the deadline
     // would arm its timer.
@@ -356,7 +359,10 @@ export class Call implements Abortable {
       (error: unknown) => (over ? this.#late(kind, error) : finish({ error })),
     )
     if (kind === 'validation' || kind === 'run') this.#clock().start()
-    else if (kind === 'confirmation') {
+    else if (kind === 'edit') {
+      const bound = this.record.def.timeoutMs ?? this.internals.limits.callTimeoutMs
+      timer = unref(setTimeout(finish, bound, { stopped: 'policy' }))
+    } else if (kind === 'confirmation') {
       this.#move(CONFIRMING)
       this.#leave()
       // Only a deadline already counting is paused: a call that never waited has none yet.

@@ -2,7 +2,7 @@ import type { Call } from './call'
 import { announceGranted } from '../confirmations/confirmation'
 import type { Confirmation, ConfirmationParts, GrantCheck } from '../confirmations/confirmation'
 import type { InternalConfirmationStore } from '../confirmations/confirmationStore'
-import { isThenable, unref } from '../base/guards'
+import { isThenable } from '../base/guards'
 import { cancelled, deepFreeze, refuse, toolFailed } from '../base/results'
 import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
 import type { Approval, FieldChange, QuestionAnswer, ToolResult } from '../types'
@@ -97,14 +97,8 @@ function checkEdited(
   const checking = validateInput(internals, record, input.value, call)
   if (!isThenable(checking)) return Promise.resolve(frozen(checking))
   return new Promise<Checked>((resolve) => {
-    const timer = unref(
-      setTimeout(
-        () => resolve({ result: deepFreeze(cancelled('policy')) }),
-        record.def.timeoutMs ?? internals.limits.callTimeoutMs,
-      ),
-    )
-    call.wait(checking, 'check', (w) => {
-      clearTimeout(timer)
+    // The call's own wait bounds it (`edit`: the tool's deadline, the call's being paused).
+    call.wait(checking, 'edit', (w) => {
       resolve(
         'stopped' in w
           ? frozen({ result: cancelled(w.stopped) })
