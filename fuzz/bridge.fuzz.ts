@@ -235,7 +235,7 @@ it('the bridge survives hostile protocol messages and answers only valid ones, o
     () => 'no call asked for a confirmation: the run proves nothing about them',
   )
   tally.check(approvals === 0, () => `${approvals} confirmations were approved by messages`)
-  await tm.confirmations.rejectAll()
+  await tm.confirmations.rejectMany('all')
   for (let i = 0; i < 5; i++) await settle()
 
   const results = sent.filter((m) => m.type === 'result')

@@ -39,17 +39,19 @@ export interface UseConfirmationsResult {
   answer(id: string, value: unknown, options?: { by?: 'dialog' }): Promise<ToolResult>
   /** Rejects; the call ends `cancelled operator` (a question is declined). */
   reject(id: string, reason?: string): Promise<ToolResult>
-  approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
-  rejectAll(reason?: string): Promise<ToolResult[]>
   /**
-   * Approves the entries a person selected, one after another in queue order (each through
-   * `approve`, so a passkey is asked for each entry that needs one); resolves with `{ id, result }`
-   * per entry in that order. An entry that expired or was withdrawn meanwhile answers `refused
-   * confirmation_expired` and the rest still run; entries not named stay pending.
+   * Approves the entries a person selected (or `'all'`), one after another in queue order (each
+   * through `approve`, so a passkey is asked for each entry that needs one); resolves with
+   * `{ id, result }` per entry in that order. An entry that expired or was withdrawn meanwhile
+   * answers `refused confirmation_expired` and the rest still run; entries not named stay
+   * pending. `order: 'together'` asks every approval at once.
    */
-  approveMany(ids: readonly string[], options?: { by?: 'dialog' }): Promise<ConfirmationAnswer[]>
-  /** Denies the entries named, in queue order; each call ends `cancelled operator`. */
-  rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
+  approveMany(
+    which: readonly string[] | 'all',
+    options?: { by?: 'dialog'; order?: 'queue' | 'together' },
+  ): Promise<ConfirmationAnswer[]>
+  /** Denies the entries named (or `'all'`), in queue order; each call ends `cancelled operator`. */
+  rejectMany(which: readonly string[] | 'all', reason?: string): Promise<ConfirmationAnswer[]>
   /**
    * The grants people gave (`approve(id, { grant })`, on a registry made with `grants()`),
    * oldest first: later calls they cover run without asking. The same array until one is made,
@@ -124,11 +126,12 @@ export function useConfirmationsFor(
       answer: (id: string, value: unknown, answerOptions?: { by?: 'dialog' }) =>
         store.answer(id, value, answerOptions),
       reject: (id: string, reason?: string) => store.reject(id, reason),
-      approveAll: (approveOptions?: { by?: 'dialog' }) => store.approveAll(approveOptions),
-      rejectAll: (reason?: string) => store.rejectAll(reason),
-      approveMany: (ids: readonly string[], approveOptions?: { by?: 'dialog' }) =>
-        store.approveMany(ids, approveOptions),
-      rejectMany: (ids: readonly string[], reason?: string) => store.rejectMany(ids, reason),
+      approveMany: (
+        which: readonly string[] | 'all',
+        approveOptions?: { by?: 'dialog'; order?: 'queue' | 'together' },
+      ) => store.approveMany(which, approveOptions),
+      rejectMany: (which: readonly string[] | 'all', reason?: string) =>
+        store.rejectMany(which, reason),
       revokeGrant: (id: string) => store.revokeGrant(id),
     }),
     [store],

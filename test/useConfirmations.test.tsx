@@ -136,12 +136,12 @@ describe('useConfirmations', () => {
     const closed: number[] = []
     registerClose(tm, closed)
     function Bulk() {
-      const { items, approveAll, rejectAll } = useConfirmations()
+      const { items, approveMany, rejectMany } = useConfirmations()
       return (
         <>
           <p>{items.length} pending</p>
-          <button onClick={() => approveAll()}>Approve all</button>
-          <button onClick={() => rejectAll()}>Reject all</button>
+          <button onClick={() => approveMany('all')}>Approve all</button>
+          <button onClick={() => rejectMany('all')}>Reject all</button>
         </>
       )
     }

@@ -696,11 +696,10 @@ export interface ConfirmationStore {
    * `{ answered: false, reason: 'declined' }`).
    */
   reject(id: string, reason?: string): Promise<ToolResult>
-  approveAll(options?: { by?: 'dialog' }): Promise<ToolResult[]>
-  rejectAll(reason?: string): Promise<ToolResult[]>
   /**
-   * Approves the given entries one after another, in queue order (oldest first), each through
-   * `approve`: the next is approved once the previous one's approval is given (its passkey
+   * Approves the given entries (or `'all'`: every entry pending when the batch starts), each
+   * through `approve`. With `order: 'queue'` (the default) they go one after another, in queue
+   * order (oldest first): the next is approved once the previous one's approval is given (its passkey
    * included) and its run started, so runs start in queue order (one scope runs them one at a
    * time) and a run that asks the person something can be answered meanwhile; a failure does not
    * stop the rest. Resolves, once every run has ended, with one answer per distinct id in the order
@@ -708,11 +707,19 @@ export interface ConfirmationStore {
    * starts, in the order given. An id that is unknown, used, expired or withdrawn by the time its
    * turn comes answers `refused confirmation_expired`, and so does anything but a string (under
    * its text, `'[unreadable id]'` when converting it throws): only a string names an entry.
-   * Entries not named stay pending.
+   * Entries not named stay pending. `order: 'together'` asks every approval at once instead: the
+   * runs start as their approvals are given, in no promised order (the answers still come in
+   * queue order).
    */
-  approveMany(ids: readonly string[], options?: { by?: 'dialog' }): Promise<ConfirmationAnswer[]>
-  /** Rejects the given entries, in queue order, like `approveMany`; each call ends `cancelled operator`. */
-  rejectMany(ids: readonly string[], reason?: string): Promise<ConfirmationAnswer[]>
+  approveMany(
+    which: readonly string[] | 'all',
+    options?: { by?: 'dialog'; order?: 'queue' | 'together' },
+  ): Promise<ConfirmationAnswer[]>
+  /**
+   * Rejects the given entries (or `'all'`), in queue order, like `approveMany`; each call ends
+   * `cancelled operator`.
+   */
+  rejectMany(which: readonly string[] | 'all', reason?: string): Promise<ConfirmationAnswer[]>
   /** The grants alive now, oldest first; the same array until one is made, used, revoked or ends. */
   grants(): readonly Grant[]
   /** Ends a grant at once (a call it already let through goes on); false when there is none. */

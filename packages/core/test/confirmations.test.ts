@@ -908,21 +908,35 @@ describe('confirmation(input): changes and staleness', () => {
   })
 })
 
-describe('approveAll and rejectAll', () => {
-  it('answers every pending entry', async () => {
+describe("approveMany('all') and rejectMany('all')", () => {
+  it('answers every pending entry, in either order', async () => {
     const tm = createToolmark()
     const runs = registerClose(tm)
     await tm.call('tickets.close', { id: 1 })
     await tm.call('tickets.close', { id: 2 })
-    expect((await tm.confirmations.approveAll()).map((r) => r.status)).toEqual(['ok', 'ok'])
+    const status = (answers: { result: ToolResult }[]) => answers.map((a) => a.result.status)
+    expect(status(await tm.confirmations.approveMany('all'))).toEqual(['ok', 'ok'])
     expect(runs.map((r) => (r.input as { id: number }).id)).toEqual([1, 2])
     await tm.call('tickets.close', { id: 3 })
     await tm.call('tickets.close', { id: 4 })
-    expect(await tm.confirmations.rejectAll('no')).toEqual([
+    expect(status(await tm.confirmations.approveMany('all', { order: 'together' }))).toEqual([
+      'ok',
+      'ok',
+    ])
+    expect(runs.map((r) => (r.input as { id: number }).id).sort()).toEqual([1, 2, 3, 4])
+    await tm.call('tickets.close', { id: 5 })
+    await tm.call('tickets.close', { id: 6 })
+    expect((await tm.confirmations.rejectMany('all', 'no')).map((a) => a.result)).toEqual([
       { status: 'cancelled', by: 'operator' },
       { status: 'cancelled', by: 'operator' },
     ])
     expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('answers nothing when nothing is pending', async () => {
+    const tm = createToolmark()
+    expect(await tm.confirmations.approveMany('all')).toEqual([])
+    expect(await tm.confirmations.rejectMany('all')).toEqual([])
   })
 })
 

@@ -204,9 +204,23 @@ describe('approved means it runs', () => {
     for (let id = 0; id < 50; id++) {
       expect((await tm.call('desk.update', { id })).status).toBe('needs_confirmation')
     }
-    const results = await tm.confirmations.approveAll()
-    expect(results.map((r) => r.status)).toEqual(Array(50).fill('ok'))
+    const results = await tm.confirmations.approveMany('all', { order: 'together' })
+    expect(results.map((r) => r.result.status)).toEqual(Array(50).fill('ok'))
     expect(runs.sort((a, b) => a - b)).toEqual([...Array(50).keys()])
+  })
+
+  it('runs them one after another in queue order, the batch default', async () => {
+    const tm = createToolmark()
+    const { runs } = slowDesk(tm)
+    const ids: string[] = []
+    for (let id = 0; id < 5; id++) {
+      const asked = await tm.call('desk.update', { id })
+      ids.push((asked as { confirmId: string }).confirmId)
+    }
+    // Named in another order: the answers and the runs still follow the queue.
+    const answers = await tm.confirmations.approveMany([...ids].reverse())
+    expect(answers.map((a) => a.id)).toEqual(ids)
+    expect(runs).toEqual([0, 1, 2, 3, 4])
   })
 
   it('runs all 50 inline confirmations of one scope when the person approves all', async () => {
@@ -217,8 +231,8 @@ describe('approved means it runs', () => {
       tm.call('desk.update', { id }, { caller: 'mcp' }),
     )
     await vi.waitFor(() => expect(tm.confirmations.list()).toHaveLength(50))
-    const answers = await tm.confirmations.approveAll()
-    expect(answers.map((r) => r.status)).toEqual(Array(50).fill('ok'))
+    const answers = await tm.confirmations.approveMany('all')
+    expect(answers.map((a) => a.result.status)).toEqual(Array(50).fill('ok'))
     expect((await Promise.all(calls)).map((r) => r.status)).toEqual(Array(50).fill('ok'))
     expect(runs).toHaveLength(50)
   })

@@ -4,6 +4,7 @@ import { createSubscribable } from '../events/subscribable'
 import type { Emitter } from '../events/emitter'
 import { CALLERS } from '../types'
 import type {
+  ApproveOptions,
   Caller,
   ConfirmationEntry,
   ConfirmationStore,
@@ -158,14 +159,14 @@ export function createConfirmationStore(options: {
     reject(id, reason) {
       return find(id)?.reject(reason) ?? Promise.resolve(EXPIRED())
     },
-    approveAll(opts) {
-      return Promise.all([...open.keys()].map((id) => store.approve(id, opts)))
-    },
-    rejectAll(reason) {
-      return Promise.all([...open.keys()].map((id) => store.reject(id, reason)))
-    },
-    approveMany(ids, opts) {
+    approveMany(which, opts) {
       const by = (opts as { by?: unknown } | undefined)?.by === 'dialog' ? 'dialog' : 'api'
+      const ids = which === 'all' ? [...open.keys()] : which
+      if ((opts as { order?: unknown } | undefined)?.order === 'together') {
+        // Every approval asked at once: the next id need not wait for this one's.
+        const given: ApproveOptions | undefined = by === 'dialog' ? { by } : undefined
+        return each(ids, (id) => ({ taken: Promise.resolve(), result: store.approve(id, given) }))
+      }
       return each(ids, (id) => {
         const confirmation = find(id)
         if (!confirmation) {
@@ -179,8 +180,8 @@ export function createConfirmationStore(options: {
         return { taken: Promise.race([given, result]), result }
       })
     },
-    rejectMany(ids, reason) {
-      return each(ids, (id) => {
+    rejectMany(which, reason) {
+      return each(which === 'all' ? [...open.keys()] : which, (id) => {
         const result = store.reject(id, reason)
         return { taken: result, result }
       })
