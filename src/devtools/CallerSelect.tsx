@@ -10,7 +10,7 @@ export function callerLabel(caller: Caller): string {
   return `${defaultConfirmDialogLabels.callers[caller] ?? caller} (${caller})`
 }
 
-/** A labelled picker of the five callers. */
+/** A labelled picker of every caller. */
 export function CallerSelect({
   value,
   onChange,

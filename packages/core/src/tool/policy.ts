@@ -189,8 +189,8 @@ export function compilePolicy(policy: Policy | undefined): {
 /**
  * The rules a tour's `do` step meets (DESIGN §11): the tour's own (`policy.tour`) and those of
  * the caller that started the tour, the stricter winning. A tool either denies is denied; either
- * asking for verification makes the step verify; a grant needs both to allow it. Each caller's
- * rate limit is counted by the pipeline on its own window.
+ * asking for verification makes the step verify; a grant needs both to allow it. Rate limits are
+ * not here: the rate limiter counts the step on the tour's window and on its starter's.
  */
 export function bothPolicies(
   channel: CompiledCallerPolicy,
@@ -200,7 +200,6 @@ export function bothPolicies(
     allows: (name, cls) => channel.allows(name, cls) && starter.allows(name, cls),
     verifies: (cls) => channel.verifies(cls) || starter.verifies(cls),
     grants: (name) => channel.grants(name) && starter.grants(name),
-    rateLimit: channel.rateLimit,
   }
 }
 
