@@ -15,9 +15,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /**
  * The source of a bundled core entry (default the root; `'ai-sdk'`, `'agent'`… for a subpath; a
  * path ending in `.ts` for one source module, such as `'schema/jsonSchemaCheck.ts'`), as one ES
- * module.
+ * module. `from` is the checkout whose sources are bundled (default this one).
  */
-export async function buildCore(entry = '') {
+export async function buildCore(entry = '', from = root) {
   const [output] = await build({
     configFile: false,
     logLevel: 'silent',
@@ -28,8 +28,8 @@ export async function buildCore(entry = '') {
       minify: false,
       lib: {
         entry: entry.endsWith('.ts')
-          ? path.join(root, 'packages/core/src', entry)
-          : path.join(root, 'packages/core/src', entry, 'index.ts'),
+          ? path.join(from, 'packages/core/src', entry)
+          : path.join(from, 'packages/core/src', entry, 'index.ts'),
         formats: ['es'],
         fileName: 'core',
       },
