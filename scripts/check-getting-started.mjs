@@ -13,6 +13,11 @@
 //    run line by line in the app; a TypeScript block is written to the file its first line names
 //    (`// src/main.tsx`). A TypeScript block without a file name fails: the page's blocks are
 //    whole files (the docs check compiles them without docs/snippets.d.ts, see SELF_CONTAINED).
+//    Where the page starts the app (`npm run dev`, a server that does not exit), the app's
+//    `npm run build` runs instead (`tsc && vite build`: stricter than the dev server, which does
+//    not type-check); the page must say it. From there on the app must keep working: every file
+//    the page writes later leaves it type-checking, so a step that needs what a later one
+//    installs fails where it is.
 // 3. The app type-checks with its own tsconfig and builds with `vite build`.
 //
 // npm works from its cache first (`--prefer-offline`, through the environment, so the page's
@@ -29,6 +34,10 @@ import { root } from './pack.mjs'
 
 const PAGE = 'docs/getting-started.md'
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx'
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+
+/** The page's command that starts the app: a dev server, checked by building the app instead. */
+const START_APP = /^npm run dev\b/
 
 /** What the react-ts template starts an app with, at the versions this repository tests. */
 const TEMPLATE_DEPENDENCIES = [
@@ -124,6 +133,8 @@ if (isMain) {
     const parsed = step(`${PAGE}: every block is a command in the app or a named file`, () => {
       steps = pageSteps(readFileSync(path.join(root, PAGE), 'utf8'))
       if (!steps.some((s) => s.kind === 'run')) throw new Error('no `# in your app` commands')
+      if (!steps.some((s) => s.kind === 'run' && START_APP.test(s.command)))
+        throw new Error('no `# in your app` block starts the app (`npm run dev`)')
     })
 
     copyTarballs(app, tarballs)
@@ -143,12 +154,23 @@ if (isMain) {
       npm_config_fund: 'false',
       npm_config_update_notifier: 'false',
     }
+    const typeCheck = () => run(npx, ['tsc', '-p', 'tsconfig.json'], app, env)
     let followed = parsed && scaffolded
+    let started = false // the page has started the app: each later step must keep it working
     for (const s of steps) {
       if (!followed) break
       if (s.kind === 'file') {
         mkdirSync(path.dirname(path.join(app, s.file)), { recursive: true })
         writeFileSync(path.join(app, s.file), s.code)
+        if (started)
+          followed = step(`${PAGE}:${s.line}: the app still type-checks with ${s.file}`, typeCheck)
+        continue
+      }
+      if (START_APP.test(s.command)) {
+        started = true
+        followed = step(`${PAGE}:${s.line}: ${s.command} (checked as npm run build)`, () =>
+          run(npm, ['run', 'build'], app, env),
+        )
         continue
       }
       followed = step(`${PAGE}:${s.line}: ${s.command}`, () => {
@@ -157,9 +179,7 @@ if (isMain) {
     }
 
     if (followed) {
-      step("the app type-checks (the template's strict tsconfig)", () =>
-        run(npx, ['tsc', '-p', 'tsconfig.json'], app, env),
-      )
+      step("the app type-checks (the template's strict tsconfig)", typeCheck)
       step('the app builds with vite build', () => {
         run(npx, ['vite', 'build', '--logLevel', 'error'], app, env)
         if (!existsSync(path.join(app, 'dist/index.html'))) throw new Error('no dist/index.html')
