@@ -18,15 +18,30 @@ const UNTRUSTED_NOTE =
 const CONFIRM_NOTE = 'A person approves or denies each call in the page; the call waits for them.'
 
 /**
- * The input schema as MCP wants it (an object at the root). Returns undefined for a schema whose
- * root is not an object: MCP arguments are always an object, so such a tool cannot be served.
+ * The dialect every listed input schema names in `$schema`. The page's schemas are draft 2020-12
+ * and reach this server without the keyword (it costs bytes in every manifest entry); MCP tools
+ * state it, as the MCP SDK's own servers do, so a client that checks the dialect finds it.
+ */
+export const INPUT_SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema'
+
+/**
+ * The input schema as MCP wants it: an object at the root, with `$schema` naming draft 2020-12
+ * unless the schema names its own dialect. Returns undefined for a schema whose root is not an
+ * object: MCP arguments are always an object, so such a tool cannot be served.
  */
 export function toMcpInputSchema(schema: JsonSchema | undefined): Tool['inputSchema'] | undefined {
-  if (schema === undefined) return { type: 'object', properties: {}, additionalProperties: false }
+  if (schema === undefined) {
+    return {
+      $schema: INPUT_SCHEMA_DIALECT,
+      type: 'object',
+      properties: {},
+      additionalProperties: false,
+    }
+  }
   const type = schema.type
-  if (type === undefined || type === 'object') return { ...schema, type: 'object' }
-  if (Array.isArray(type) && type.includes('object')) return { ...schema, type: 'object' }
-  return undefined
+  const isObject = type === undefined || type === 'object'
+  if (!isObject && !(Array.isArray(type) && type.includes('object'))) return undefined
+  return { $schema: INPUT_SCHEMA_DIALECT, ...schema, type: 'object' }
 }
 
 /** Key of the in-band mark that starts every `structuredContent` of an untrusted tool. */

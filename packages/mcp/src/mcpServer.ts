@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { Manifest, ManifestEntry, ToolResult } from '@toolmark/core'
 import { PAGE_TEXT_NOTE } from '@toolmark/core/agent'
-import { outputCheck, textError, toMcpResult } from './mapping'
+import { INPUT_SCHEMA_DIALECT, outputCheck, textError, toMcpResult } from './mapping'
 import type { PairingCode } from './pairing'
 import { DEFAULT_PROGRESS_INTERVAL_MS, startProgress } from './progressReporter'
 import { EndingTaskStore } from './taskStore'
@@ -81,7 +81,12 @@ const PAIRING_TOOL: Tool = {
   title: 'Pair with the web app',
   description:
     "No page of the web app is connected yet, so this is the only tool. Call it to get a one-time pairing code, then ask the person to enter the code in the app's MCP pairing form. Once paired, the app's own tools replace this one.",
-  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  inputSchema: {
+    $schema: INPUT_SCHEMA_DIALECT,
+    type: 'object',
+    properties: {},
+    additionalProperties: false,
+  },
   annotations: {
     title: 'Pair with the web app',
     readOnlyHint: true,

@@ -54,6 +54,9 @@ const echoFull = {
   ...echoEntry,
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
 }
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema'
+/** How toolmark-mcp lists echo's input schema: with its dialect named. */
+const listedEchoSchema = { $schema: DRAFT_2020_12, ...echoFull.inputSchema }
 
 describe('toolmark-mcp against a hostile or sloppy page', () => {
   it('ignores a result for an unknown id and a second result for the same id', async () => {
@@ -73,7 +76,7 @@ describe('toolmark-mcp against a hostile or sloppy page', () => {
     })
     const { tools } = await listing
     expect(tools).toEqual([
-      expect.objectContaining({ name: 'echo', inputSchema: echoFull.inputSchema }),
+      expect.objectContaining({ name: 'echo', inputSchema: listedEchoSchema }),
     ])
 
     const from = page.frames.length
@@ -137,7 +140,10 @@ describe('toolmark-mcp against a hostile or sloppy page', () => {
       result: { status: 'refused', code: 'unknown_tool', message: 'No tool', rev: 1 },
     })
     expect((await first).tools).toEqual([
-      expect.objectContaining({ name: 'echo', inputSchema: { type: 'object' } }),
+      expect.objectContaining({
+        name: 'echo',
+        inputSchema: { $schema: DRAFT_2020_12, type: 'object' },
+      }),
     ])
     expect(running.stderr()).toContain('could not describe echo')
 
@@ -145,7 +151,7 @@ describe('toolmark-mcp against a hostile or sloppy page', () => {
     const second = running.client.listTools()
     const again = await page.next('describe', from)
     page.send({ ...base, type: 'result', id: again.id, result: { status: 'ok', data: echoFull } })
-    expect((await second).tools[0].inputSchema).toEqual(echoFull.inputSchema)
+    expect((await second).tools[0].inputSchema).toEqual(listedEchoSchema)
   })
 
   it('closes a page that sends a frame larger than 1 MiB and goes back to pairing', async () => {

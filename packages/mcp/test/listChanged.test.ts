@@ -15,6 +15,9 @@ const entry = (name: string): ManifestEntry => ({
 })
 
 const schema = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema'
+/** How toolmark-mcp lists `schema`: with its dialect named. */
+const listedSchema = { $schema: DRAFT_2020_12, ...schema }
 
 /** A paired page driven by the test: it sends manifests and answers describes. */
 function fakePage() {
@@ -126,7 +129,7 @@ describe('MCP list_changed', () => {
     const next = await client.listTools()
     expect(next.tools.map((tool) => tool.name)).toEqual(['a', 'b', 'c', 'd'])
     expect(page.describe.mock.calls.map(([name]) => name)).toEqual(['a', 'b', 'c', 'd'])
-    expect(next.tools[3].inputSchema).toEqual(schema)
+    expect(next.tools[3].inputSchema).toEqual(listedSchema)
   })
 
   it('lists a tool the page could not describe loosely, and describes it again next time', async () => {
@@ -137,10 +140,10 @@ describe('MCP list_changed', () => {
     page.describe.mockResolvedValueOnce(undefined)
 
     const loose = await client.listTools()
-    expect(loose.tools[0].inputSchema).toEqual({ type: 'object' })
+    expect(loose.tools[0].inputSchema).toEqual({ $schema: DRAFT_2020_12, type: 'object' })
 
     const described = await client.listTools()
-    expect(described.tools[0].inputSchema).toEqual(schema)
+    expect(described.tools[0].inputSchema).toEqual(listedSchema)
     expect(page.describe).toHaveBeenCalledTimes(2)
   })
 })

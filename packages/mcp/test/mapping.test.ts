@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import type { ManifestEntry, ToolResult } from '@toolmark/core'
 import { toMcpInputSchema, toMcpResult, toMcpTool } from '../src/mapping'
 
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema'
+
 const entry = (overrides: Partial<ManifestEntry> = {}): ManifestEntry => ({
   name: 'tickets.close',
   llmName: 'tickets__close',
@@ -48,14 +50,27 @@ describe('toMcpTool', () => {
     expect(toMcpTool(entry(), { type: 'string' })).toBeUndefined()
     expect(toMcpInputSchema({ type: ['object', 'null'] })).toMatchObject({ type: 'object' })
     expect(toMcpInputSchema({ anyOf: [{ type: 'object' }] })).toEqual({
+      $schema: DRAFT_2020_12,
       anyOf: [{ type: 'object' }],
       type: 'object',
     })
     expect(toMcpInputSchema(undefined)).toEqual({
+      $schema: DRAFT_2020_12,
       type: 'object',
       properties: {},
       additionalProperties: false,
     })
+  })
+
+  it('names draft 2020-12 in $schema, first, unless the schema names its own dialect', () => {
+    const schema = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] }
+    const listed = toMcpInputSchema(schema)!
+    expect(listed).toEqual({ $schema: DRAFT_2020_12, ...schema })
+    expect(Object.keys(listed)[0]).toBe('$schema')
+    expect(toMcpTool(entry(), schema)!.inputSchema.$schema).toBe(DRAFT_2020_12)
+    expect(toMcpTool(entry(), undefined)!.inputSchema.$schema).toBe(DRAFT_2020_12)
+    const own = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object' }
+    expect(toMcpInputSchema(own)).toEqual(own)
   })
 })
 

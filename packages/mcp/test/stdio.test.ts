@@ -12,6 +12,8 @@ import {
   type TestPage,
 } from './harness'
 
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema'
+
 type CallResult = {
   content: { type: string; text: string }[]
   structuredContent?: Record<string, unknown>
@@ -92,6 +94,7 @@ describe('toolmark-mcp over stdio with the SDK client', () => {
     const { tools } = await running.client.listTools()
     expect(tools.map((tool) => tool.name)).toEqual(['toolmark_pairing'])
     expect(tools[0].annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
+    expect(tools[0].inputSchema.$schema).toBe(DRAFT_2020_12)
 
     const pairing = (await running.client.callTool({
       name: 'toolmark_pairing',
@@ -136,6 +139,12 @@ describe('toolmark-mcp over stdio with the SDK client', () => {
       properties: { id: { type: 'string' } },
       required: ['id'],
     })
+    // The page sends its schemas without `$schema`; the listing names their dialect.
+    expect(tools.map((tool) => tool.inputSchema.$schema)).toEqual([
+      DRAFT_2020_12,
+      DRAFT_2020_12,
+      DRAFT_2020_12,
+    ])
     expect(byName.echo.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false })
     expect(byName.list._meta).toMatchObject({ 'toolmark/untrustedContent': true })
     expect(byName.echo._meta?.['toolmark/untrustedContent']).toBeUndefined()
