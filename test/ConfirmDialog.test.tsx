@@ -758,6 +758,69 @@ describe('ConfirmDialog', () => {
     expect(screen.getByRole('button', { name: 'Deny' })).toHaveFocus()
   })
 
+  it('leaves out a values table that would only repeat the summary ("Id | 7")', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    tm.register({
+      name: 'tickets.archive',
+      title: 'Archive ticket',
+      description: 'Archives a ticket',
+      hints: { consequential: true },
+      input: z.object({ id: z.number() }),
+      run: () => ok(true),
+    })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    await act(() => tm.call('tickets.close', { id: 7 }, { caller: 'inapp' }))
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Close ticket' })
+    expect(dialog).toHaveAccessibleDescription('Close ticket #7 and notify the requester')
+    expect(within(dialog).queryByRole('table')).not.toBeInTheDocument()
+    expect(within(dialog).getByRole('button', { name: 'Deny' })).toHaveFocus()
+
+    // A summary that does not say the value (no summary at all: the tool's title) keeps it.
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Deny' }))
+    await act(async () => {})
+    await act(() => tm.call('tickets.archive', { id: 7 }, { caller: 'inapp' }))
+    const archive = screen.getByRole('alertdialog', { name: 'Archive ticket' })
+    const table = within(archive).getByRole('table', { name: 'Values' })
+    expect(
+      within(table)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toEqual(['FieldValue', 'Id7'])
+  })
+
+  it('leaves the repeated values out of each row of a review list, the summaries still there', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    await act(async () => {
+      await tm.call('tickets.close', { id: 3 }, { caller: 'inapp' })
+      await tm.call('tickets.close', { id: 5 }, { caller: 'inapp' })
+    })
+
+    const dialog = screen.getByRole('alertdialog', { name: 'Review 2 requests' })
+    expect(
+      within(dialog).getByRole('checkbox', {
+        name: 'Close ticket Close ticket #5 and notify the requester',
+      }),
+    ).toBeChecked()
+    expect(within(dialog).queryByRole('table')).not.toBeInTheDocument()
+  })
+
   it('shows the input field by field, secrets masked, when a tool has no summary and no changes', async () => {
     const tm = createToolmark()
     const run = vi.fn(() => ok(true))

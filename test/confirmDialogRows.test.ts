@@ -1,4 +1,10 @@
-import { inputLeaves, readablePath, valueRows } from '../src/confirm-dialog/confirmDialogRows'
+import { REDACTED } from '@toolmark/core'
+import {
+  inputLeaves,
+  readablePath,
+  summarySaysAll,
+  valueRows,
+} from '../src/confirm-dialog/confirmDialogRows'
 
 describe('the rows of a confirmation', () => {
   it('lists nothing for an absent or empty input', () => {
@@ -87,5 +93,47 @@ describe('valueRows with agent-filled paths', () => {
     )
 
     expect(rows.filter((r) => r.agent).map((r) => r.path)).toEqual(['title', 'customer.name'])
+  })
+})
+
+describe('summarySaysAll', () => {
+  const says = (input: unknown, summary: string, agentFilled?: string[]) =>
+    summarySaysAll(valueRows(input, undefined, undefined, agentFilled), summary)
+
+  it('holds when the one value sent, a number or a text, stands whole in the summary', () => {
+    expect(says({ id: 7 }, 'Close ticket #7')).toBe(true)
+    expect(says({ id: 7 }, 'Close ticket #7 “Printer jammed”')).toBe(true)
+    expect(says({ id: 7 }, 'Delete ticket 7 for good')).toBe(true)
+    expect(says({ query: 'paper jam' }, 'Search for “paper jam”')).toBe(true)
+    expect(says(7, 'Close ticket #7')).toBe(true)
+  })
+
+  it('does not hold for a value found only inside a longer word or number', () => {
+    expect(says({ id: 7 }, 'Close ticket #17')).toBe(false)
+    expect(says({ id: 7 }, 'Close ticket #72')).toBe(false)
+    expect(says({ id: 7 }, 'Close ticket 7b')).toBe(false)
+    expect(says({ amount: 7 }, 'Refund 7.50 EUR')).toBe(false)
+    expect(says({ amount: 50 }, 'Refund 7.50 EUR')).toBe(false)
+    expect(says({ team: 'ops' }, 'Move the ticket to devops')).toBe(false)
+  })
+
+  it('does not hold for two values or more, even when the summary names each', () => {
+    expect(says({ id: 7, priority: 'urgent' }, 'Set ticket #7 to urgent')).toBe(false)
+  })
+
+  it('does not hold for a value the summary lacks, a secret, an empty value, a list or a flag', () => {
+    expect(says({ id: 7 }, 'Close ticket')).toBe(false)
+    expect(says({ pin: REDACTED }, `Enter the pin ${REDACTED}`)).toBe(false)
+    expect(says({ note: '' }, 'Add an empty note')).toBe(false)
+    expect(says({ note: ' ' }, 'Add a note:  ')).toBe(false)
+    expect(says({ tags: ['a'] }, 'Tag it a')).toBe(false)
+    expect(says({ notify: true }, 'Close it, notify: true')).toBe(false)
+    expect(says({ id: Number.NaN }, 'Close ticket NaN')).toBe(false)
+  })
+
+  it('does not hold for a value an agent filled in or a change, whose marks the table carries', () => {
+    expect(says({ title: 'Printer' }, 'Create “Printer”', ['title'])).toBe(false)
+    const changed = valueRows({ id: 7 }, [{ path: 'id', before: 6, after: 7 }], undefined)
+    expect(summarySaysAll(changed, 'Move to ticket #7')).toBe(false)
   })
 })

@@ -1,7 +1,7 @@
 import { useMemo, type ReactNode } from 'react'
 import type { ConfirmationEntry, FieldChange } from '@toolmark/core'
 import type { ConfirmDialogLabels } from './confirmDialogLabels'
-import { valueRows, visibleChanges } from './confirmDialogRows'
+import { summarySaysAll, valueRows, visibleChanges } from './confirmDialogRows'
 import { ConfirmDialogChanges } from './ConfirmDialogChanges'
 import { ConfirmDialogValues } from './ConfirmDialogValues'
 
@@ -9,7 +9,8 @@ import { ConfirmDialogValues } from './ConfirmDialogValues'
  * What a request would do, in the clearest form its entry allows: the change table when the
  * changes say everything; the values table when the input has values the changes do not show
  * (a whole form submission, its edits marked) or when there are no changes at all, so a person
- * never approves an input they cannot see.
+ * never approves an input they cannot see; nothing when that input is one value the summary
+ * already states ("Close ticket #7" for `{ id: 7 }`).
  */
 export function ConfirmDialogDetails({
   entry,
@@ -29,7 +30,7 @@ export function ConfirmDialogDetails({
   const values = (shown: typeof rows) =>
     shown.length > 0 ? <ConfirmDialogValues key={entry.id} rows={shown} labels={labels} /> : null
 
-  if (!changes) return values(rows)
+  if (!changes) return summarySaysAll(rows, entry.summary) ? null : values(rows)
   if (renderChanges) {
     return (
       <>

@@ -4,7 +4,7 @@
  * React-free.
  */
 
-import type { FieldChange } from '@toolmark/core'
+import { REDACTED, type FieldChange } from '@toolmark/core'
 import { isFileDescription } from '@toolmark/core/forms'
 
 /** One line of the values table. */
@@ -51,6 +51,45 @@ export function visibleChanges(
     (change) => !(isEmptyShown(change.before) && isEmptyShown(change.after)),
   )
   return shown && shown.length > 0 ? shown : undefined
+}
+
+/** A letter, a digit or `_`: what a value found in the summary must not run on into. */
+const WORD = /[\p{L}\p{N}_]/u
+
+/**
+ * Whether `text` holds `value` as a whole: not inside a longer word or number ("#7" holds 7;
+ * "#17", "7b" and "7.5" do not).
+ */
+function holdsWhole(text: string, value: string): boolean {
+  for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1)) {
+    const before = text.slice(0, at)
+    const after = text.slice(at + value.length)
+    if (WORD.test(before.slice(-1)) || /\p{N}[.,]$/u.test(before)) continue
+    if (WORD.test(after.charAt(0)) || /^[.,]\p{N}/u.test(after)) continue
+    return true
+  }
+  return false
+}
+
+/**
+ * Whether the summary already says everything a values table would: the input is one value, a
+ * number or a text, that no agent filled in and that the summary holds whole ("Close ticket #7"
+ * for `{ id: 7 }`). Such a table only repeats the summary ("Id | 7"), so the dialog leaves it
+ * out. A secret, a list, a file, an empty value or two values or more keep their table: what
+ * each is, or that it is there at all, is not in the summary.
+ */
+export function summarySaysAll(rows: readonly ValueRow[], summary: string): boolean {
+  if (rows.length !== 1) return false
+  const [row] = rows
+  if (row.change || row.agent) return false
+  const { value } = row
+  const text =
+    typeof value === 'number' && Number.isFinite(value)
+      ? String(value)
+      : typeof value === 'string' && value.trim() !== '' && value !== REDACTED
+        ? value
+        : undefined
+  return text !== undefined && holdsWhole(summary, text)
 }
 
 /**
