@@ -75,7 +75,7 @@ describe('one review for one turn', () => {
     await page.goto(`${app.url}/`)
     await page.getByRole('list', { name: 'Tickets' }).waitFor()
     for (const id of [3, 5, 7]) expect((await getTicket(id))?.status).not.toBe('closed')
-    expect(await ticketsTitled('Printer')).toEqual([])
+    expect(await ticketsTitled('The printer')).toEqual([])
 
     let clicks = 0
     const click = async (target: Locator) => {
@@ -108,7 +108,7 @@ describe('one review for one turn', () => {
     const create = page.getByRole('alertdialog', { name: 'Create ticket' })
     await create.waitFor({ timeout: 20_000 })
     const values = create.getByRole('table', { name: 'Values' })
-    expect(await values.textContent()).toContain('Printer')
+    expect(await values.textContent()).toContain('The printer')
     expect(await whollyOnScreen(values)).toBe(true)
     const approve = create.getByRole('button', { name: 'Approve', exact: true })
     expect(await whollyOnScreen(approve)).toBe(true)
@@ -120,7 +120,7 @@ describe('one review for one turn', () => {
       })
       .toBe('Done')
     for (const id of [3, 5, 7]) expect((await getTicket(id))?.status).toBe('closed')
-    expect(await ticketsTitled('Printer')).toHaveLength(1)
+    expect(await ticketsTitled('The printer')).toHaveLength(1)
     expect(await dialog(page).count()).toBe(0)
 
     console.log(

@@ -135,12 +135,70 @@ describe('the scripted planner', () => {
     ).toEqual([
       ['tickets.close {"id":3}', 'tickets.close {"id":5}', 'tickets.close {"id":7}'],
       ['tickets.compose {}'],
-      ['ticket.fill {"values":{"title":"Printer"}}', 'ticket.submit {}'],
+      ['ticket.fill {"values":{"title":"The printer"}}', 'ticket.submit {}'],
     ])
     expect(rounds(plan('close ticket 3 and then delete ticket 4', DETAIL_PAGE))).toEqual([
       ['tickets.close {"id":3}'],
       ['tickets.delete {"id":4}'],
     ])
+  })
+
+  it.each([
+    ['file a ticket about the printer', 'The printer'],
+    ['new ticket about my laptop', 'My laptop'],
+    ['Could you open a new ticket regarding the VPN keeps dropping?', 'The VPN keeps dropping'],
+  ])('takes the words after “about” as the subject of “%s”', (request, title) => {
+    expect(rounds(plan(request, NEW_TICKET_PAGE))).toEqual([
+      [`ticket.fill {"values":{"title":"${title}"}}`, 'ticket.submit {}'],
+    ])
+  })
+
+  it.each([
+    [
+      'make ticket 8 urgent and close ticket 9',
+      [['tickets.prioritize {"id":8,"priority":"urgent"}', 'tickets.close {"id":9}']],
+    ],
+    [
+      'Please close ticket 9 and set ticket 8 to low, thanks',
+      [['tickets.close {"id":9}', 'tickets.prioritize {"id":8,"priority":"low"}']],
+    ],
+    [
+      'close tickets 3 and 4 and delete ticket 5',
+      [['tickets.close {"id":3}', 'tickets.close {"id":4}', 'tickets.delete {"id":5}']],
+    ],
+    [
+      'open ticket 2, make ticket 6 high',
+      [['tickets.open {"id":2}', 'tickets.prioritize {"id":6,"priority":"high"}']],
+    ],
+  ])('plans “%s”, requests joined by “and” or a comma, in one round', (request, expected) => {
+    expect(rounds(plan(request, DETAIL_PAGE))).toEqual(expected)
+  })
+
+  it('joins requests on the same ticket one after the other, and reads a whole request first', () => {
+    expect(rounds(plan('make ticket 3 urgent and close ticket 3', DETAIL_PAGE))).toEqual([
+      ['tickets.prioritize {"id":3,"priority":"urgent"}'],
+      ['tickets.close {"id":3}'],
+    ])
+    // Whole requests that hold an "and" stay one.
+    expect(rounds(plan('close tickets 3 and 4', DETAIL_PAGE))).toEqual([
+      ['tickets.close {"id":3}', 'tickets.close {"id":4}'],
+    ])
+    expect(rounds(plan('new ticket: printer jammed and smoking', NEW_TICKET_PAGE))).toEqual([
+      ['ticket.fill {"values":{"title":"Printer jammed and smoking"}}', 'ticket.submit {}'],
+    ])
+    expect(rounds(plan('make ticket 8 urgent and then close ticket 9', DETAIL_PAGE))).toEqual([
+      ['tickets.prioritize {"id":8,"priority":"urgent"}'],
+      ['tickets.close {"id":9}'],
+    ])
+  })
+
+  it('answers requests joined by “and” when a part is not a call on a numbered ticket', () => {
+    expect(plan('make ticket 8 urgent and dance', DETAIL_PAGE)).toMatchObject({ kind: 'reply' })
+    expect(plan('close ticket 9 and open the printer ticket', DETAIL_PAGE)).toMatchObject({
+      kind: 'reply',
+    })
+    const many = plan('close tickets 1, 2 and 3 and delete tickets 4, 5 and 6', DETAIL_PAGE)
+    expect(many.kind === 'reply' && many.text).toMatch(/one ticket at a time/)
   })
 
   it('keeps "then" inside what a new ticket says, and answers a second part it does not know', () => {

@@ -221,7 +221,7 @@ export function plan(request: string, context: PlanContext = { tools: [] }): Pla
         context,
       )
     : undefined
-  return joined ?? planOne(text, context)
+  return joined ?? planJoined(text, context)
 }
 
 /** "…, then …", "… and then …", "… then …": two requests, one after the other. */
@@ -244,7 +244,7 @@ const FREE_TEXT = new Set([
  * ticket).
  */
 function inSequence(first: string, second: string, context: PlanContext): Plan | undefined {
-  const before = planOne(normalize(first), context)
+  const before = planJoined(normalize(first), context)
   if (before.kind !== 'steps' || before.turns.flat().some((step) => FREE_TEXT.has(step.tool))) {
     return undefined
   }
@@ -255,6 +255,54 @@ function inSequence(first: string, second: string, context: PlanContext): Plan |
     turns: [...before.turns, ...after.turns],
     ...(after.then ? { then: after.then } : {}),
   }
+}
+
+/** ", ", " and ", ", and " or " & " between two requests. */
+const AND = /\s*,\s*(?:and\s+)?|\s+(?:and|&)\s+/gi
+
+/**
+ * One request, or several joined by "and" or a comma when the whole is not one: "make ticket 8
+ * urgent and close ticket 9" is the two calls in one round. The whole is read first, so "close
+ * tickets 3 and 4" and "new ticket: printer jammed and smoking" stay one request.
+ */
+function planJoined(text: string, context: PlanContext): Plan {
+  const whole = planOne(text, context)
+  if (whole.kind !== 'reply') return whole
+  const steps = ticketCalls(text, context)
+  if (!steps) return whole
+  if (steps.length > 5) return { kind: 'reply', text: BULK }
+  // Calls on different tickets go out together; a second call on the same ticket waits for the
+  // first ("close ticket 3 and delete ticket 3").
+  const turns: PlanStep[][] = [[]]
+  for (const step of steps) {
+    if (turns.at(-1)!.some((other) => other.input.id === step.input.id)) turns.push([])
+    turns.at(-1)!.push(step)
+  }
+  return { kind: 'steps', turns }
+}
+
+/**
+ * The calls of requests joined by "and" or a comma, each a call on one ticket by its number
+ * (close, delete, prioritize, open), in the order asked; undefined unless every part is one.
+ */
+function ticketCalls(text: string, context: PlanContext): PlanStep[] | undefined {
+  for (const match of text.matchAll(AND)) {
+    const first = onTickets(planOne(normalize(text.slice(0, match.index)), context))
+    if (!first) continue
+    const rest = text.slice(match.index + match[0].length)
+    const second = onTickets(planOne(normalize(rest), context)) ?? ticketCalls(rest, context)
+    if (second) return [...first, ...second]
+  }
+  return undefined
+}
+
+/** The calls of a plan of one round in which every call names a ticket by its number. */
+function onTickets(planned: Plan): PlanStep[] | undefined {
+  if (planned.kind !== 'steps' || planned.turns.length !== 1 || planned.only || planned.then) {
+    return undefined
+  }
+  const [turn] = planned.turns
+  return turn.every((step) => typeof step.input.id === 'number') ? turn : undefined
 }
 
 function planOne(text: string, context: PlanContext): Plan {
@@ -499,12 +547,10 @@ function newTicket(details: string, context: PlanContext, category?: string): Pl
   // "…, attach the screenshot I just pasted": the paste goes into the same fill.
   const attach = findAttach(details, context)
   if (attach && !attach.ref) return { kind: 'reply', text: NOTHING_PASTED }
-  // "a ticket about the printer": the subject is the printer.
+  // "a ticket about the printer": the words after "about" are the subject, kept as the person
+  // wrote them (title "The printer"), as a problem told in plain words is.
   const values: Partial<TicketInput> & { attachment?: { ref: string } } = parseNewTicket(
-    (attach ? attach.rest : details).replace(
-      /^(?:about|regarding|concerning|re:?)\s+(?:(?:the|my|our|a|an)\s+)?/i,
-      '',
-    ),
+    (attach ? attach.rest : details).replace(/^(?:about|regarding|concerning|re:?)\s+/i, ''),
   )
   if (category && !values.category) {
     values.category = category.toLowerCase() as TicketInput['category']

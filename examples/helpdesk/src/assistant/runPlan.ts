@@ -72,9 +72,13 @@ export async function runPlan(planned: Plan, run: PlanRun): Promise<void> {
       tickets,
     )
   }
-  // Several calls of one tool ("close tickets 3 and 4"): say each; else the last one says it.
+  // Several calls of one tool ("close tickets 3 and 4") or on tickets by number ("make ticket 8
+  // urgent and close ticket 9"): say each; else the last one says it.
   const final = planned.turns.at(-1)!
-  if (final.length > 1 && final.every((step) => step.tool === final[0].tool)) {
+  const each =
+    final.every((step) => step.tool === final[0].tool) ||
+    final.every((step) => typeof step.input.id === 'number')
+  if (final.length > 1 && each) {
     return run.say(`Done: ${final.map((step) => step.intent.toLowerCase()).join(', ')}.`)
   }
   run.say(`${run.describe(last.step.tool, last.result)}.`)
