@@ -73,8 +73,10 @@ const FILES = [
   /@toolmark\/core\/dist\/forms\/files\/(fileFields|resolveFiles|fetchFile|fileRules|fileInputSchema)\.js$/,
   'the file field code',
 ]
-// Tours come with @toolmark/react/tour and @toolmark/core/tour only; anchors are in every registry.
+// Tours come with @toolmark/react/tour and @toolmark/core/tour only.
 const TOUR = [/@toolmark\/(core|react)\/dist\/tour\//, 'the tour code']
+// Anchors come with what adds one (`useToolAnchor`, `addAnchor`, a form's fields, a tour).
+const ANCHORS = [/@toolmark\/core\/dist\/anchors\/anchors\.js$/, 'the anchors code']
 const STYLESHEET = [
   /@toolmark\/react\/dist\/(confirm-dialog\/confirmDialogStyles|theme\/themeTokens)\.js$/,
   'the dialog stylesheet',
@@ -89,14 +91,14 @@ const SCENARIOS = [
     id: 'core',
     label: 'core alone',
     code: IMPORTS.core,
-    forbid: [TOUR, FORMS, ACTIVITY, QUESTIONS, GRANTS, WEBAUTHN],
+    forbid: [TOUR, FORMS, ACTIVITY, QUESTIONS, GRANTS, WEBAUTHN, ANCHORS],
   },
   {
     id: 'provider-useTool',
     label: 'provider + useTool',
     goal: 16,
     code: IMPORTS['provider-useTool'],
-    forbid: [TOUR, DIALOG, DEVTOOLS, ACTIVITY, FORMS, THEME, QUESTIONS, GRANTS, WEBAUTHN],
+    forbid: [TOUR, DIALOG, DEVTOOLS, ACTIVITY, FORMS, THEME, QUESTIONS, GRANTS, WEBAUTHN, ANCHORS],
   },
   {
     id: 'typical',

@@ -99,7 +99,8 @@ describe('one body per registry', () => {
     )
     expect(found.length).toBeGreaterThan(10)
     expect([...found].sort()).toEqual(Object.keys(ALLOWED).sort())
-  })
+    // It parses every source file of core: seconds on a busy machine.
+  }, 30_000)
 
   it('finds a table keyed by a registry, inside an object or a static field, but not in a function', () => {
     const source = [

@@ -178,9 +178,9 @@ function safely<T>(read: () => T): T | undefined {
 }
 
 /**
- * The anchors of a registry made by `createToolmark`: its body holds them, set there by
- * `createToolmark` alone. No `instanceof` check, so an entry that only reads anchors (a tour)
- * does not bundle this class.
+ * The anchors of a registry made by `createToolmark`, once one was added (its body holds them):
+ * `undefined` before. No `instanceof` check, so an entry that only reads anchors (a tour) does not
+ * bundle this class.
  */
 export const anchorsOf = (tm: Toolmark): Anchors | undefined =>
   bodyOf(tm)?.anchors as Anchors | undefined
@@ -207,5 +207,8 @@ export function addAnchor(
 
 /** Adds a whole {@link AnchorSource} for a tool, as forms do for their fields. */
 export function addAnchorSource(tm: Toolmark, tool: string, source: AnchorSource): () => void {
-  return anchorsOf(tm)?.add(tool, source) ?? (() => {})
+  const body = bodyOf(tm)
+  if (!body) return () => {}
+  const anchors = (body.anchors ??= new Anchors(body.interaction)) as Anchors
+  return anchors.add(tool, source)
 }

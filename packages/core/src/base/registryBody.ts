@@ -1,4 +1,4 @@
-import type { Caller, ErrorEvent, ToolResult } from '../types'
+import type { AnchorElement, Caller, ErrorEvent, InteractionEvent, ToolResult } from '../types'
 
 // One body per registry (DESIGN §11): what a registry carries for the parts built on it lives in
 // one record that `createToolmark` assembles, reached through `bodyOf(tm)` alone. It sits in
@@ -21,6 +21,11 @@ export type RunOutcome = ToolResult | Promise<ToolResult>
  * never throws: the consumer guards what it calls of the app's (`otel()` its context API).
  */
 export type RunWrapper = (run: RunInfo, execute: () => RunOutcome) => RunOutcome
+
+/** What the registry itself reads of its anchors (`tm.anchor`); `anchors/anchors.ts` has the rest. */
+export interface AnchorLookup {
+  element(tool: string, param?: string): AnchorElement | undefined
+}
 
 /** What a registry tells its own linter about a tool, beyond the manifest entry. */
 export interface DefinitionFacts {
@@ -71,8 +76,13 @@ export interface RegistryBody {
   readonly tools: ReadonlyMap<string, RegisteredTool>
   /** What wraps every run, the first outermost (`call/runWrappers.ts`). */
   readonly runWrappers: RunWrapper[]
-  /** The registry's `Anchors` (`anchors/anchors.ts`). */
-  readonly anchors: unknown
+  /**
+   * The registry's `Anchors` (`anchors/anchors.ts`), made when the first anchor is added: a
+   * registry nothing anchors to carries none of that code.
+   */
+  anchors: AnchorLookup | undefined
+  /** Emits an `interaction` event on the registry: what its anchors saw a person do. */
+  readonly interaction: (event: InteractionEvent) => void
   /** The newest tour and its listeners (`tour/currentTour.ts`), from the first tour on. */
   currentTour: unknown
   /** The forms behind the registry's tools, by full tool name (`webmcp/declarativeForms.ts`). */

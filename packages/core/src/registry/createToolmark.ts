@@ -1,7 +1,6 @@
 import { createCallPipeline } from '../call/callPipeline'
 import { installFeature } from '../confirmations/feature'
 import { createConfirmationStore } from '../confirmations/confirmationStore'
-import { Anchors } from '../anchors/anchors'
 import { createEmitter } from '../events/emitter'
 import { isObject } from '../base/guards'
 import { randomId } from '../base/ids'
@@ -35,7 +34,6 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   const dev = read.dev ?? defaultDev()
   const { limits, converter } = read
   const events = createEmitter()
-  const anchors = new Anchors((event) => events.emit('interaction', event))
   const errorEvent = (event: ErrorEvent) => events.emit('error', event)
   const misconfigured = misconfiguredFor(dev, errorEvent)
 
@@ -111,7 +109,13 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
   registrar.holders.push(journal, pipeline)
   const attached = createAttachments(() => tm, { dev, events, misconfigured, errorEvent })
   const { runWrappers } = pipeline
-  const body = createRegistryBody({ report: errorEvent, tools, runWrappers, anchors, features })
+  const body = createRegistryBody({
+    report: errorEvent,
+    tools,
+    runWrappers,
+    interaction: (event) => events.emit('interaction', event),
+    features,
+  })
 
   const tm: Toolmark = attachBody(
     {
@@ -138,7 +142,7 @@ export function createToolmark(options: ToolmarkOptions = {}): Toolmark {
       setPolicy: access.setPolicy,
       subscribe: revisions.subscribe,
       events: attached.events,
-      anchor: (tool, param) => anchors.element(tool, param),
+      anchor: (tool, param) => body.anchors?.element(tool, param),
       use: attached.use,
     } satisfies Toolmark,
     body,

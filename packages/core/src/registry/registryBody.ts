@@ -1,6 +1,6 @@
 import type { InstalledFeatures, RegistryBody } from '../base/registryBody'
 import type { ToolRecord } from '../tool/toolRecord'
-import type { ErrorEvent } from '../types'
+import type { ErrorEvent, InteractionEvent } from '../types'
 import { definitionsOf } from './definitions'
 
 /** What `createToolmark` has made when it assembles a registry's body. */
@@ -9,7 +9,7 @@ export interface BodyParts {
   readonly tools: ReadonlyMap<string, ToolRecord>
   /** The call pipeline's wrappers (`call/runWrappers.ts`). */
   readonly runWrappers: RegistryBody['runWrappers']
-  readonly anchors: RegistryBody['anchors']
+  readonly interaction: (event: InteractionEvent) => void
   /** What the optional parts given at creation installed. */
   readonly features: InstalledFeatures
 }
@@ -19,7 +19,7 @@ export function createRegistryBody({
   report,
   tools,
   runWrappers,
-  anchors,
+  interaction,
   features,
 }: BodyParts): RegistryBody {
   return {
@@ -27,7 +27,8 @@ export function createRegistryBody({
     definitions: definitionsOf(tools),
     tools,
     runWrappers,
-    anchors,
+    anchors: undefined,
+    interaction,
     currentTour: undefined,
     declarativeForms: new Map(),
     features,
