@@ -1,6 +1,7 @@
 import { isObject } from '../base/guards'
 import { deepFreeze } from '../base/results'
-import { inputJsonSchema, jsonSchemaOf, type JsonSchemaConverter } from '../schema/jsonSchema'
+import { inputJsonSchema, jsonSchemaOf } from '../schema/jsonSchema'
+import type { JsonSchemaConverter } from '../schema/jsonSchemaConverter'
 import { isStandardSchema, validateWith, type Validated } from '../schema/standardSchema'
 import type { JsonSchema, QuestionSpec, ResultIssue, StandardSchemaV1 } from '../types'
 

@@ -1,7 +1,7 @@
 import type { PreparedQuestion, QuestionProblem } from './question'
 import type { Checked } from '../base/results'
 import type { Ending } from './confirmation'
-import type { JsonSchemaConverter } from '../schema/jsonSchema'
+import type { JsonSchemaConverter } from '../schema/jsonSchemaConverter'
 import type { QuestionAnswer } from '../types'
 import type { InstalledFeatures } from '../base/registryBody'
 

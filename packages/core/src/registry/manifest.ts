@@ -3,9 +3,9 @@ import {
   inputJsonSchema,
   outputJsonSchema,
   signatureOf,
-  type JsonSchemaConverter,
   type SchemaConversion,
 } from '../schema/jsonSchema'
+import type { JsonSchemaConverter } from '../schema/jsonSchemaConverter'
 import type { RegistryInternals, ToolRecord } from '../tool/toolRecord'
 import { deepFreeze } from '../base/results'
 import type { Caller, JsonSchema, Manifest, ManifestEntry } from '../types'

@@ -1,9 +1,10 @@
 import { isObject, own } from '../base/guards'
 import type { Problem } from '../base/problem'
-import type { JsonSchemaConverter } from '../schema/jsonSchema'
+import type { JsonSchemaConverter } from '../schema/jsonSchemaConverter'
 import { isFeature } from '../confirmations/feature'
 import { verifierFlows } from '../base/verifierFlows'
 import { NODE_ENV_READABLE } from '../base/nodeEnv'
+import { isFileProtocol } from '../base/fileProtocol'
 import type {
   ConfirmFeature,
   ConfirmMode,
@@ -55,12 +56,6 @@ export interface ReadOptions {
   /** `files`, when valid (an invalid one leaves file fields closed: fail closed). */
   files: Readonly<FilesOptions> | undefined
 }
-
-const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/
-
-/** Whether a URL's protocol may carry a file: `https:`, or `http:` to a loopback host. */
-export const isFileProtocol = (url: URL): boolean =>
-  url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))
 
 /** Whether `origin` is written as an exact origin (`https://a.example`, no path, no slash). */
 function isExactOrigin(origin: unknown): boolean {

@@ -1,6 +1,7 @@
 import { isObject } from '../base/guards'
 import { isToolName, nameLabel } from '../tool/names'
-import { hasJsonSchemaSource, type JsonSchemaConverter } from '../schema/jsonSchema'
+import { hasJsonSchemaSource } from '../schema/jsonSchema'
+import type { JsonSchemaConverter } from '../schema/jsonSchemaConverter'
 import type { Problem } from '../base/problem'
 import { isStandardSchema } from '../schema/standardSchema'
 import type { ToolDefinition, ToolHints } from '../types'

@@ -1,9 +1,7 @@
 import { isObject } from '../base/guards'
 import { deepFreeze } from '../base/results'
 import type { JsonSchema, StandardSchemaV1 } from '../types'
-
-/** A `jsonSchema` converter as `createToolmark` takes it. */
-export type JsonSchemaConverter = (schema: StandardSchemaV1) => JsonSchema | undefined
+import type { JsonSchemaConverter } from './jsonSchemaConverter'
 
 /**
  * What converting one schema object gave. Made once per schema object (and per converter) and

@@ -3,7 +3,7 @@ import type { Problem } from '../base/problem'
 import type { CompiledCallerPolicy, RateLimiter } from './policy'
 import type { SensitivePaths } from '../redaction/redact'
 import type { ScopeQueue } from './scopeQueue'
-import type { JsonSchemaConverter } from '../schema/jsonSchema'
+import type { JsonSchemaConverter } from '../schema/jsonSchemaConverter'
 import type { InstalledFeatures } from '../base/registryBody'
 import type {
   Caller,

@@ -1,4 +1,4 @@
-import { isFileProtocol } from '../../registry/options'
+import { isFileProtocol } from '../../base/fileProtocol'
 import { accepts, baseMime, formatBytes, sanitizeFileName } from './fileRules'
 
 /** Why a file was rejected: the rule it broke, and what a person (or agent) can do about it. */

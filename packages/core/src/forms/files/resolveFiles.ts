@@ -11,10 +11,7 @@ import {
   formatBytes,
   sanitizeFileName,
 } from './fileRules'
-import { isBlob, type FileFieldRules } from '../values/fileValues'
-
-/** One file a fill asks for: `{ ref }` (the app resolves it) or `{ url }` (fetched). */
-export type FileSpec = { readonly ref: string } | { readonly url: string }
+import { isBlob, type FileFieldRules, type FileSpec } from '../values/fileValues'
 
 /** The files a fill asks for at one file field. */
 export interface FileRequest {

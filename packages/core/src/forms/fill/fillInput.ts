@@ -1,7 +1,6 @@
 import type { ResultIssue, StandardSchemaV1 } from '../../types'
-import type { FileFieldRules } from '../values/fileValues'
+import type { FileFieldRules, FileSpec } from '../values/fileValues'
 import type { FormNode } from '../values/formSchema'
-import type { FileSpec } from '../files/resolveFiles'
 import { FORBIDDEN_SEGMENTS, defineOwn, isPlainObject, joinPath } from '../values/paths'
 
 /** One write a fill asks for, at a form path. */

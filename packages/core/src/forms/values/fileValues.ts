@@ -25,6 +25,9 @@ export interface FileFieldRules {
   maxFiles?: number
 }
 
+/** One file a fill asks for: `{ ref }` (the app resolves it) or `{ url }` (fetched). */
+export type FileSpec = { readonly ref: string } | { readonly url: string }
+
 /** A `Blob` (a `File` included), in any realm. */
 export const isBlob = (value: unknown): value is Blob =>
   typeof Blob !== 'undefined' && value instanceof Blob
