@@ -76,7 +76,15 @@ export interface CallTracerOptions {
   readonly report: (event: ErrorEvent) => void
   /** What telemetry names a called tool (`toolNames`): made-up names are one value. */
   readonly toolName: (tool: string) => string
+  /**
+   * Measures each tool span that ends with a result: its tool, its duration in seconds and its
+   * `error.type`. Default: nothing is measured.
+   */
+  readonly measure?: ToolMeasure
 }
+
+/** Measures one ended tool span (`gen_ai.execute_tool.duration`). */
+export type ToolMeasure = (tool: string, seconds: number, errorType: string | undefined) => void
 
 /**
  * The one owner of one registry's open spans: each call's, each deferred confirmation's and each
@@ -89,6 +97,7 @@ export class CallTracer {
   readonly #seam: CallSeam | undefined
   readonly #report: (event: ErrorEvent) => void
   readonly #toolName: (tool: string) => string
+  readonly #measure: ToolMeasure | undefined
   readonly #open = new Map<string, OpenCall>()
   /** Spans of deferred confirmations, by confirmation id. */
   readonly #deciding = new Map<string, Decision>()
@@ -102,6 +111,7 @@ export class CallTracer {
     this.#seam = options.seam
     this.#report = options.report
     this.#toolName = options.toolName
+    this.#measure = options.measure
   }
 
   /** What the call threw, while its span is open: for its measurements. */
@@ -118,7 +128,10 @@ export class CallTracer {
     const tool = this.#toolName(event.tool)
     const attributes = this.#attributes(event.callId, tool, event.caller)
     if (this.#maxLength !== undefined) {
-      attributes['toolmark.input'] = payload(event.input, this.#maxLength)
+      // Under Toolmark's name and the conventions' opt-in one: the same redacted text.
+      const input = payload(event.input, this.#maxLength)
+      attributes['toolmark.input'] = input
+      attributes['gen_ai.tool.call.arguments'] = input
     }
     // Under the caller's context: an agent's own span (an MCP request's, a chat turn's).
     const parent = this.#api?.context.active()
@@ -137,7 +150,7 @@ export class CallTracer {
         startTime: at - event.durationMs,
         attributes: this.#attributes(event.callId, tool, event.caller),
       })
-      this.#finish({ span, context: undefined }, event, at)
+      this.#finish({ span, tool, context: undefined }, event, at)
       return
     }
     if (state.confirming !== undefined) {
@@ -284,7 +297,7 @@ export class CallTracer {
   }
 
   #finish(state: OpenSpan, event: ResultEvent, endTime: number, outcome?: Outcome): void {
-    endToolSpan(state.span, {
+    const errorType = endToolSpan(state.span, {
       result: event.result,
       thrown: state.thrown,
       durationMs: event.durationMs,
@@ -292,6 +305,7 @@ export class CallTracer {
       outcome,
       maxLength: this.#maxLength,
     })
+    this.#measure?.(state.tool ?? this.#toolName(event.tool), event.durationMs / 1000, errorType)
   }
 
   /**
@@ -342,19 +356,21 @@ export class CallTracer {
       { kind: INTERNAL, attributes, links },
       decision.context,
     )
-    const state: OpenSpan = { span, context: this.#within(decision.context, span) }
+    const state: OpenSpan = { span, tool, context: this.#within(decision.context, span) }
     this.#runs.set(decision.callId, state)
     const end = (result: ToolResult) => {
       if (this.#runs.get(decision.callId) !== state) return
       this.#runs.delete(decision.callId)
       const endTime = Date.now()
-      endToolSpan(span, {
+      const durationMs = endTime - started
+      const errorType = endToolSpan(span, {
         result,
         thrown: state.thrown,
-        durationMs: endTime - started,
+        durationMs,
         endTime,
         maxLength: this.#maxLength,
       })
+      this.#measure?.(tool, durationMs / 1000, errorType)
     }
     // A run's outcome never rejects; were it to, the pipeline reports it and detaching ends it.
     const watch = (out: RunOutcome | undefined) => {

@@ -1,7 +1,7 @@
 import { callSeamOf, wrapRuns } from '../call/runWrappers'
 import { reportError } from '../events/reportError'
 import type { Consumer, ErrorEvent, ResultEvent, Toolmark } from '../types'
-import { CallTracer } from './callTracer'
+import { CallTracer, type ToolMeasure } from './callTracer'
 import type {
   OtelAttributes,
   OtelContextApi,
@@ -11,13 +11,16 @@ import type {
   OtelTraceApi,
   OtelTracer,
 } from './otelTypes'
-import { errorTypeOf, toolNames } from './toolSpans'
+import { errorTypeOf, executionAttributes, toolNames } from './toolSpans'
 
 /** Options of `otel()`. */
 export interface OtelOptions {
   /** The app's tracer: `trace.getTracer('my-app')` from `@opentelemetry/api`. */
   tracer: OtelTracer
-  /** The app's meter, for the call counter and the duration histogram. Default: no metrics. */
+  /**
+   * The app's meter, for the call counter and the duration histograms (`toolmark.call.duration`,
+   * and the conventions' `gen_ai.execute_tool.duration`). Default: no metrics.
+   */
   meter?: OtelMeter
   /**
    * `context` from `@opentelemetry/api`, given with `trace`: each call's span is started under
@@ -30,11 +33,12 @@ export interface OtelOptions {
   trace?: OtelTraceApi
   /**
    * Puts the call's input and result on its span (`toolmark.input`, `toolmark.result`) as JSON,
-   * both redacted the same way (the tool's `sensitive` paths, then every secret-looking name such
-   * as `password`, `token`, `apiKey` or `secret`, and credential headers such as `Authorization`,
-   * `Cookie`, `Set-Cookie`, `X-Api-Key` or `X-Session-Id`), each cut to `maxLength` characters
-   * (default 1 024). Default false: payloads may hold personal data, so they are recorded only
-   * when asked.
+   * and under the conventions' opt-in names too (`gen_ai.tool.call.arguments`, the input, and
+   * `gen_ai.tool.call.result`, a successful run's data), all redacted the same way (the tool's
+   * `sensitive` paths, then every secret-looking name such as `password`, `token`, `apiKey` or
+   * `secret`, and credential headers such as `Authorization`, `Cookie`, `Set-Cookie`,
+   * `X-Api-Key` or `X-Session-Id`), each cut to `maxLength` characters (default 1 024). Default
+   * false: payloads may hold personal data, so they are recorded only when asked.
    */
   recordPayloads?: boolean | { maxLength?: number }
 }
@@ -113,11 +117,35 @@ function callMeter(
 }
 
 /**
+ * Bucket boundaries the conventions advise for `gen_ai.execute_tool.duration`, in seconds: an SDK
+ * that takes advice uses them unless a view of the app says otherwise.
+ */
+const EXECUTION_BUCKETS = [
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+]
+
+/**
+ * Times each tool span that ends with a result on the conventions' `gen_ai.execute_tool.duration`
+ * histogram; `undefined` without a meter.
+ */
+function executionMeter(meter: OtelMeter | undefined): ToolMeasure | undefined {
+  const histogram = meter?.createHistogram('gen_ai.execute_tool.duration', {
+    description: 'Duration of a single tool execution',
+    unit: 's',
+    advice: { explicitBucketBoundaries: EXECUTION_BUCKETS },
+  })
+  if (!histogram) return undefined
+  return (tool, seconds, errorType) =>
+    histogram.record(seconds, executionAttributes(tool, errorType))
+}
+
+/**
  * Traces and measures every call with OpenTelemetry, after its GenAI conventions for tool
  * execution: one span per call (`execute_tool <tool>`, kind `INTERNAL`, from the call to its
  * result, with `gen_ai.*` attributes, `error.type` on failures and span events while a person
  * decides), a call counter (`toolmark.calls`) and a duration histogram (`toolmark.call.duration`,
- * seconds) by tool, caller and status. A name no tool has is recorded as `_OTHER`, so names an
+ * seconds) by tool, caller and status, and the conventions' `gen_ai.execute_tool.duration`
+ * histogram (seconds) of every `execute_tool` span, by tool and `error.type`. A name no tool has is recorded as `_OTHER`, so names an
  * agent makes up stay one value. The app passes its own `@opentelemetry/api` objects; core
  * imports none. Given `context` and `trace`, the tool's `run` executes with the call's span
  * active, so the spans it starts are the call's children.
@@ -142,7 +170,16 @@ export function otel(options: OtelOptions): Consumer {
     const seam = callSeamOf(tm)
     const report = (event: ErrorEvent) => reportError(tm, event)
     const toolName = toolNames(tm, seam)
-    const spans = new CallTracer({ tracer, api, maxLength, seam, report, toolName })
+    const measureExecution = executionMeter(meter)
+    const spans = new CallTracer({
+      tracer,
+      api,
+      maxLength,
+      seam,
+      report,
+      toolName,
+      measure: measureExecution,
+    })
     const off = [
       tm.events.on('call', (event) => spans.call(event)),
       tm.events.on('result', (event) => {

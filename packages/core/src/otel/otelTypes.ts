@@ -75,5 +75,13 @@ export interface OtelHistogram {
 /** A meter (`metrics.getMeter(name)`). */
 export interface OtelMeter {
   createCounter(name: string, options?: { description?: string; unit?: string }): OtelCounter
-  createHistogram(name: string, options?: { description?: string; unit?: string }): OtelHistogram
+  createHistogram(
+    name: string,
+    options?: {
+      description?: string
+      unit?: string
+      /** Bucket boundaries the conventions advise (an API without advice ignores it). */
+      advice?: { explicitBucketBoundaries?: number[] }
+    },
+  ): OtelHistogram
 }

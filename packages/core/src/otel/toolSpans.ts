@@ -76,6 +76,12 @@ export function payload(value: unknown, maxLength: number): string {
   return text.length > maxLength ? `${text.slice(0, maxLength)}…` : text
 }
 
+/**
+ * The `gen_ai.tool.type` of every tool: Toolmark's tools are functions the app itself runs, on
+ * the agent's parameters.
+ */
+const TOOL_TYPE = 'function'
+
 /** The attributes a tool span starts with. */
 export function toolAttributes(
   callId: string,
@@ -87,8 +93,7 @@ export function toolAttributes(
     'gen_ai.operation.name': 'execute_tool',
     'gen_ai.tool.name': tool,
     'gen_ai.tool.call.id': callId,
-    // Toolmark's tools are functions the app itself runs, on the agent's parameters.
-    'gen_ai.tool.type': 'function',
+    'gen_ai.tool.type': TOOL_TYPE,
     'toolmark.tool': tool,
     'toolmark.caller': caller,
     'toolmark.call_id': callId,
@@ -147,6 +152,20 @@ export function resultAttributes(
   return out
 }
 
+/**
+ * The attributes of a tool execution's `gen_ai.execute_tool.duration` measurement, as the
+ * conventions list them for it: the tool, its type, and `error.type` on a failure.
+ */
+export function executionAttributes(tool: string, errorType: string | undefined): OtelAttributes {
+  const out: OtelAttributes = {
+    'gen_ai.operation.name': 'execute_tool',
+    'gen_ai.tool.name': tool,
+    'gen_ai.tool.type': TOOL_TYPE,
+  }
+  if (errorType !== undefined) out['error.type'] = errorType
+  return out
+}
+
 /** How a tool span ends. */
 export interface SpanEnd {
   readonly result: ToolResult
@@ -163,9 +182,11 @@ export interface SpanEnd {
 
 /**
  * Ends a tool span with its result: how the person's decision ended (when known), the result's
- * attributes, the result itself when `maxLength` is given, and an error status on a failure.
+ * attributes, the result itself when `maxLength` is given (`toolmark.result`, and a successful
+ * run's data as the conventions' `gen_ai.tool.call.result`), and an error status on a failure.
+ * Returns the span's `error.type`, for its measurement.
  */
-export function endToolSpan(span: OtelSpan, end: SpanEnd): void {
+export function endToolSpan(span: OtelSpan, end: SpanEnd): string | undefined {
   const { result, outcome, maxLength, endTime } = end
   if (outcome) {
     span.addEvent(`toolmark.confirmation.${outcome}`, {}, endTime)
@@ -175,11 +196,18 @@ export function endToolSpan(span: OtelSpan, end: SpanEnd): void {
   const attributes = resultAttributes(result, errorType)
   for (const [key, value] of Object.entries(attributes)) span.setAttribute(key, value)
   span.setAttribute('toolmark.duration', end.durationMs / 1000)
-  if (maxLength !== undefined) span.setAttribute('toolmark.result', payload(result, maxLength))
+  if (maxLength !== undefined) {
+    span.setAttribute('toolmark.result', payload(result, maxLength))
+    // The conventions' result is what a successful run returned: its data, redacted the same way.
+    if (result.status === 'ok') {
+      span.setAttribute('gen_ai.tool.call.result', payload(result.data, maxLength))
+    }
+  }
   if (errorType !== undefined) {
     // An error's message is generic already; a refusal's may quote the app's data: its code only.
     const message = result.status === 'error' ? result.message : errorType
     span.setStatus({ code: ERROR, message })
   }
   span.end(endTime)
+  return errorType
 }

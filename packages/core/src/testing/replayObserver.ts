@@ -11,8 +11,11 @@ export interface ReplayObserver {
   callIdOf(start: () => void): string | undefined
   /**
    * Resolves with `read()` once it is defined, or with one last `read()` after the timeout. Once a
-   * wait has run out the replay has drifted: later waits only look once, so the replay's error
-   * comes within one timeout (and before the test runner's).
+   * wait has run out the replay has drifted: later waits end once the page has been silent (no
+   * result, no confirmation) for the timeout, counted from that first run-out or the page's last
+   * answer, whichever is later. Calls the late one held up still get their results, while a page
+   * that stopped answering ends the replay one timeout after the run-out, however many lines are
+   * missing.
    */
   until<T>(read: () => T | undefined): Promise<T | undefined>
   /** Stops listening to the page. */
@@ -44,13 +47,22 @@ export function createReplayObserver(tm: Toolmark, timeoutMs: number): ReplayObs
     poke()
   }
   let lastCallId: string | undefined
-  let ranOut = false
+  /** When the first wait ran out (ms since the epoch); `undefined` while none has. */
+  let ranOutAt: number | undefined
+  /** When the page last answered: a result or a confirmation event. */
+  let answeredAt = 0
+  /** When waits after a run-out end: one timeout after the run-out or the page's last answer. */
+  const quietUntil = (since: number) => Math.max(since, answeredAt) + timeoutMs
   const offs = [
     tm.events.on('call', (e) => {
       lastCallId = e.callId
     }),
-    tm.events.on('result', (e) => resultOf(e.callId, e.result)),
+    tm.events.on('result', (e) => {
+      answeredAt = Date.now()
+      resultOf(e.callId, e.result)
+    }),
     tm.events.on('confirm', (e) => {
+      answeredAt = Date.now()
       const ran = approvedRunResult(e)
       if (ran) resultOf(e.entry.callId, ran)
       if (e.type !== 'requested') return
@@ -70,8 +82,13 @@ export function createReplayObserver(tm: Toolmark, timeoutMs: number): ReplayObs
     },
     until<T>(read: () => T | undefined): Promise<T | undefined> {
       const now = read()
-      if (now !== undefined || ranOut) return Promise.resolve(now)
+      if (now !== undefined) return Promise.resolve(now)
+      // After a run-out a wait lasts while the page still answers: a call the late one held up
+      // (queued behind it in its scope, or made after its wait gave up) is not drift.
+      const drifted = ranOutAt
+      if (drifted !== undefined && quietUntil(drifted) <= Date.now()) return Promise.resolve(now)
       return new Promise((resolve) => {
+        let timer: ReturnType<typeof setTimeout>
         const done = (value: T | undefined) => {
           clearTimeout(timer)
           waiters.delete(check)
@@ -81,10 +98,21 @@ export function createReplayObserver(tm: Toolmark, timeoutMs: number): ReplayObs
           const value = read()
           if (value !== undefined) done(value)
         }
-        const timer = setTimeout(() => {
-          ranOut = true
-          done(read())
-        }, timeoutMs)
+        const expire = () => {
+          if (drifted === undefined) {
+            ranOutAt ??= Date.now()
+            done(read())
+            return
+          }
+          // An answer since the timer was set moves the end on.
+          const left = quietUntil(drifted) - Date.now()
+          if (left > 0) timer = setTimeout(expire, left)
+          else done(read())
+        }
+        timer = setTimeout(
+          expire,
+          drifted === undefined ? timeoutMs : quietUntil(drifted) - Date.now(),
+        )
         waiters.add(check)
       })
     },

@@ -12,10 +12,12 @@ import { questions } from '../confirmations/questions'
 /** Options of `replaySession`. */
 export interface ReplayOptions {
   /**
-   * How long to wait for a result, a confirmation or a tool to appear, in ms. Default 2 000: below
-   * the 5 000 ms a test gets in Vitest and Jest, so the replay's error, naming what did not come,
-   * ends the test before the runner's timeout does. Once one wait has run out the replay has
-   * drifted, and later waits only look once.
+   * How long to wait for a result, a confirmation or a tool to appear, in ms. Once one wait has
+   * run out the replay has drifted: later waits last only while the page still answers, ending
+   * once it has been silent for `timeoutMs`, so calls the late one held up still match, and a page
+   * that stopped answering gets its error one `timeoutMs` after the run-out, however many lines
+   * are missing. Default 2 000: twice that is below the 5 000 ms a test gets in Vitest and Jest,
+   * so the replay's error, naming what did not come, ends the test before the runner's timeout.
    */
   timeoutMs?: number
   /**

@@ -127,6 +127,53 @@ describe('otel()', () => {
     expect(missing?.attributes['error.type']).toBe('unknown_tool')
   })
 
+  it('times every execute_tool span on gen_ai.execute_tool.duration, by tool and error type', async () => {
+    const t = telemetry()
+    const tm = createTestToolmark()
+    tm.use(otel({ tracer: t.tracer, meter: t.meter }))
+    tm.register({ name: 'ping', description: 'Pings', run: () => ok('pong') })
+    tm.register({ name: 'boom', description: 'Fails', run: () => errorResult('nope') })
+    tm.register({
+      name: 'close',
+      description: 'Closes',
+      hints: { consequential: true },
+      summary: () => 'Close it',
+      run: () => ok('closed'),
+    })
+
+    await Promise.all([tm.call('ping'), tm.call('ping'), tm.call('boom', {}, { caller: 'mcp' })])
+    await tm.call('missing')
+    const asked = await tm.call('close', {}, { caller: 'inapp' })
+    await tm.confirmations.approve(asked.status === 'needs_confirmation' ? asked.confirmId : '')
+
+    const { 'gen_ai.execute_tool.duration': points } = await t.metrics()
+    expect((await t.units())['gen_ai.execute_tool.duration']).toBe('s')
+    const of = (tool: string) => points.filter((p) => p.attributes['gen_ai.tool.name'] === tool)
+    const count = (tool: string) =>
+      of(tool).reduce((n, p) => n + (p.value as { count: number }).count, 0)
+    // The attributes the conventions list for it, none of Toolmark's own (caller, status).
+    expect(of('ping').map((p) => p.attributes)).toEqual([
+      {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.name': 'ping',
+        'gen_ai.tool.type': 'function',
+      },
+    ])
+    expect(count('ping')).toBe(2)
+    expect((of('ping')[0].value as { max: number }).max).toBeLessThan(1)
+    // Its buckets are the ones the conventions advise, in seconds.
+    expect(
+      (of('ping')[0].value as { buckets: { boundaries: number[] } }).buckets.boundaries,
+    ).toEqual([
+      0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+    ])
+    expect(of('boom').map((p) => p.attributes['error.type'])).toEqual(['_OTHER'])
+    expect(of('_OTHER').map((p) => p.attributes['error.type'])).toEqual(['unknown_tool'])
+    // One measurement per span: the asking call's and the approved run's.
+    expect(count('close')).toBe(2)
+    expect(t.spans().filter((s) => s.name === 'execute_tool close')).toHaveLength(2)
+  })
+
   it('adds span events while a person decides an inline confirmation, and how it ended', async () => {
     const t = telemetry()
     const tm = createTestToolmark({ answer: (e) => (e.tool === 'close' ? 'approve' : 'reject') })
@@ -364,6 +411,62 @@ describe('otel()', () => {
     expect(result).not.toContain('tok-123')
     expect(result).toHaveLength(81)
     expect(result.endsWith('…')).toBe(true)
+  })
+
+  it("writes the payloads under the conventions' opt-in names too, redacted the same way", async () => {
+    const t = telemetry()
+    const tm = createTestToolmark()
+    tm.use(otel({ tracer: t.tracer, recordPayloads: true }))
+    tm.register({
+      name: 'login',
+      description: 'Logs in',
+      sensitive: ['password'],
+      input: z.object({ user: z.string(), password: z.string() }),
+      run: (input) => ok({ user: input.user, sessionToken: 'tok-123' }),
+    })
+    tm.register({
+      name: 'boom',
+      description: 'Fails',
+      input: z.object({ token: z.string() }),
+      run: () => errorResult('nope'),
+    })
+    tm.register({
+      name: 'close',
+      description: 'Closes',
+      hints: { consequential: true },
+      summary: () => 'Close it',
+      input: z.object({ id: z.number(), apiKey: z.string() }),
+      run: ({ id }) => ok({ id, token: 't-1' }),
+    })
+
+    await tm.call('login', { user: 'ada', password: 'hunter2' })
+    await tm.call('boom', { token: 't-2' })
+    const asked = await tm.call('close', { id: 7, apiKey: 'k-3' }, { caller: 'inapp' })
+    await tm.confirmations.approve(asked.status === 'needs_confirmation' ? asked.confirmId : '')
+
+    const login = t.span('execute_tool login').attributes
+    expect(login['gen_ai.tool.call.arguments']).toBe('{"user":"ada","password":"[redacted]"}')
+    expect(login['gen_ai.tool.call.arguments']).toBe(login['toolmark.input'])
+    // The conventions' result is what the run returned: the data, masked as in toolmark.result.
+    expect(login['gen_ai.tool.call.result']).toBe('{"user":"ada","sessionToken":"[redacted]"}')
+    expect(JSON.parse(String(login['toolmark.result'])).data).toEqual(
+      JSON.parse(String(login['gen_ai.tool.call.result'])),
+    )
+    // A failure returned no result: only Toolmark's own says how it ended.
+    const boom = t.span('execute_tool boom').attributes
+    expect(boom['gen_ai.tool.call.arguments']).toBe('{"token":"[redacted]"}')
+    expect(boom['gen_ai.tool.call.result']).toBeUndefined()
+    expect(JSON.parse(String(boom['toolmark.result']))).toMatchObject({ status: 'error' })
+    // The asking span has the arguments and no result; the approved run's has the result.
+    const [asking, approved] = t.spans().filter((s) => s.name === 'execute_tool close')
+    expect(asking.attributes['gen_ai.tool.call.arguments']).toBe('{"id":7,"apiKey":"[redacted]"}')
+    expect(asking.attributes['gen_ai.tool.call.result']).toBeUndefined()
+    expect(approved.attributes['gen_ai.tool.call.result']).toBe('{"id":7,"token":"[redacted]"}')
+    for (const span of t.spans()) {
+      for (const clear of ['hunter2', 'tok-123', 't-1', 't-2', 'k-3']) {
+        expect(JSON.stringify(span.attributes)).not.toContain(`"${clear}"`)
+      }
+    }
   })
 
   it('redacts secret-looking input names as it masks them in results: one redaction for both', async () => {

@@ -1,5 +1,13 @@
 import { z } from 'zod'
-import { createToolmark, questions, grants, ok, refuse, type Toolmark } from '../../src/index'
+import {
+  createToolmark,
+  questions,
+  grants,
+  ok,
+  refuse,
+  type Toolmark,
+  type ToolResult,
+} from '../../src/index'
 import { recordSession, replaySession, ReplayError } from '../../src/testing'
 
 /** A small helpdesk: search, close (consequential), and a login whose password is sensitive. */
@@ -197,6 +205,68 @@ describe('replaySession', () => {
       results: 2,
       answers: 0,
     })
+  })
+
+  it('lists only the late line after a wait runs out: calls it held up, and later ones, still match', async () => {
+    /** A run that ends only when its deadline aborts it: `cancelled` by `policy`. */
+    const obedient = (_input: unknown, ctx: { signal: AbortSignal }) =>
+      new Promise<ToolResult>((_, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)),
+      )
+    const build = () => {
+      const tm = createToolmark()
+      tm.register({ name: 'export', description: 'Exports', timeoutMs: 150, run: obedient })
+      tm.register({
+        name: 'ping',
+        description: 'Pings',
+        run: async () => (await new Promise((r) => setTimeout(r, 5)), ok('pong')),
+      })
+      tm.register({ name: 'status', description: 'Reads the status', run: () => ok('up') })
+      return tm
+    }
+    const recorded = build()
+    const recording = recordSession(recorded)
+    expect(await recorded.call('export')).toEqual({ status: 'cancelled', by: 'policy' })
+    await recorded.call('ping')
+    await recorded.call('status')
+
+    // The replay gives up on the export before its deadline ends it; the ping waits its turn
+    // behind it in the scope, and the status read comes after.
+    const failure = await replaySession(build(), recording.lines, { timeoutMs: 100 }).catch(
+      (e: unknown) => e,
+    )
+    expect(failure).toBeInstanceOf(ReplayError)
+    expect((failure as ReplayError).diffs).toEqual([
+      {
+        line: 3,
+        tool: 'export',
+        callId: 'c1',
+        path: 'result',
+        expected: 'cancelled',
+        actual: 'no result within 100 ms',
+      },
+    ])
+  })
+
+  it('still ends one timeout after the run-out when the page stops answering', async () => {
+    const recorded = createToolmark()
+    const names = ['a', 'b', 'c', 'd', 'e', 'f']
+    for (const name of names) recorded.register({ name, description: name, run: () => ok(1) })
+    const recording = recordSession(recorded)
+    for (const name of names) await recorded.call(name)
+
+    const page = createToolmark()
+    const hang = () => new Promise<ToolResult>((r) => setTimeout(() => r(ok(1)), 1_000))
+    for (const name of names) page.register({ name, description: name, run: hang })
+    const started = Date.now()
+    const failure = await replaySession(page, recording.lines, { timeoutMs: 100 }).catch(
+      (e: unknown) => e,
+    )
+    // One timeout for the first wait, one of silence after it: not one per missing result.
+    expect(Date.now() - started).toBeLessThan(450)
+    expect((failure as ReplayError).diffs.map((d) => [d.line, d.actual])).toEqual(
+      [3, 5, 7, 9, 11, 13].map((line) => [line, 'no result within 100 ms']),
+    )
   })
 
   it('names the line and the fix when a recorded tool is gone from the page', async () => {
