@@ -1,12 +1,12 @@
 import { StrictMode } from 'react'
-import { render, screen, waitFor, within } from '@testing-library/react'
+import { act, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { z } from 'zod'
 import { HttpAgent } from '@ag-ui/client'
 import { EventType } from '@ag-ui/core'
 import type { BaseEvent } from '@ag-ui/core'
 import { createToolmark, ok, questions } from '@toolmark/core'
-import type { CallEvent, Toolmark } from '@toolmark/core'
+import type { CallEvent, ToolResult, Toolmark } from '@toolmark/core'
 import { createAgUiSession } from '@toolmark/core/ag-ui'
 import type { AgUiInterrupt } from '@toolmark/core/ag-ui'
 import { ConfirmDialog, ToolProvider, useTool } from '@toolmark/react'
@@ -352,6 +352,31 @@ function Assistant({ agent }: { agent: HttpAgent }) {
   )
 }
 
+/** Renders the interrupts it is shown with its own Approve and Deny buttons, as an agent UI does. */
+function InterruptAssistant({ agent }: { agent: HttpAgent }) {
+  const { status, interrupts, send, resume, stop } = useAgUiSession(agent, {
+    confirmations: 'interrupt',
+  })
+  const answer = (interruptId: string, approved: boolean) =>
+    void resume([{ interruptId, status: 'resolved', payload: { approved } }])
+  return (
+    <section aria-label="Assistant">
+      <button onClick={() => void send('Close T-1')}>Send</button>
+      <button onClick={stop}>Stop</button>
+      <output aria-label="Status">{status}</output>
+      <ul aria-label="Interrupts">
+        {interrupts.map((i) => (
+          <li key={i.id}>
+            {`${i.reason}: ${i.message}`}
+            <button onClick={() => answer(i.id, true)}>Approve in chat</button>
+            <button onClick={() => answer(i.id, false)}>Deny in chat</button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
 function Tickets({ closed }: { closed: string[] }) {
   useTool({
     name: 'tickets.close',
@@ -423,5 +448,76 @@ describe('useAgUiSession', () => {
     expect(closed).toEqual([])
     expect(tm.confirmations.list()).toEqual([])
     expect(model.doStreamCalls).toHaveLength(1)
+  })
+  it("interrupt mode: the approval is asked in the app's interrupt UI alone; <ConfirmDialog> asks only the rest (StrictMode)", async () => {
+    const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
+    const closed: string[] = []
+    const { model, agent } = agentFor([
+      [{ toolName: 'tickets__close', input: { id: 'T-1' } }],
+      'Closed T-1.',
+      [{ toolName: 'tickets__close', input: { id: 'T-3' } }],
+      'Left T-3 open.',
+    ])
+    const user = userEvent.setup({ delay: null })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Tickets closed={closed} />
+          <InterruptAssistant agent={agent} />
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    await waitFor(() => expect(screen.getByLabelText('Status')).toHaveTextContent('interrupted'))
+    const interrupts = screen.getByRole('list', { name: 'Interrupts' })
+    expect(within(interrupts).getByRole('listitem')).toHaveTextContent('tool_approval: Close T-1')
+    const [held] = tm.confirmations.list()
+    expect(held).toMatchObject({ summary: 'Close T-1', caller: 'inapp', presentedByCaller: true })
+    // The interrupt is the one place it is asked: the modal dialog stays closed.
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+
+    // A confirmation that is not an interrupt (the app's own call) still opens the dialog, alone.
+    let own!: Promise<ToolResult>
+    act(() => void (own = tm.call('tickets.close', { id: 'T-2' })))
+    const dialog = await screen.findByRole('alertdialog')
+    expect(dialog).toHaveTextContent('Close T-2')
+    expect(dialog).not.toHaveTextContent('Close T-1')
+    expect(within(dialog).queryByRole('checkbox')).toBeNull()
+    await expect(own).resolves.toMatchObject({ status: 'needs_confirmation' })
+
+    // The app's interrupt button answers it; the store entry ends with it, the dialog never saw it.
+    await user.click(within(interrupts).getByRole('button', { name: 'Approve in chat' }))
+    await waitFor(() => expect(screen.getByLabelText('Status')).toHaveTextContent('idle'))
+    expect(closed).toEqual(['T-1'])
+    expect(tm.confirmations.get(held.id)).toBeUndefined()
+    expect(toolResultsSeen(model, 1)).toEqual([
+      [
+        'tickets__close',
+        { type: 'json', value: { status: 'ok', data: { id: 'T-1', closed: true } } },
+      ],
+    ])
+    expect(screen.getByRole('alertdialog')).toHaveTextContent('Close T-2')
+    await user.click(
+      within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Approve' }),
+    )
+    await waitFor(() => expect(closed).toEqual(['T-1', 'T-2']))
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+
+    // A denial in the chat ends the entry too, and the dialog stays closed throughout.
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    await waitFor(() => expect(screen.getByLabelText('Status')).toHaveTextContent('interrupted'))
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    await user.click(screen.getByRole('button', { name: 'Deny in chat' }))
+    await waitFor(() => expect(screen.getByLabelText('Status')).toHaveTextContent('idle'))
+    expect(closed).toEqual(['T-1', 'T-2'])
+    expect(tm.confirmations.list()).toEqual([])
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    // The model reads the denial as the call's result.
+    expect(toolResultsSeen(model, 3).at(-1)).toEqual([
+      'tickets__close',
+      { type: 'json', value: { status: 'cancelled', by: 'operator' } },
+    ])
   })
 })

@@ -468,6 +468,185 @@ describe('AG-UI interrupts for questions (ctx.ask)', () => {
     expect(tm.confirmations.list()).toEqual([])
   })
 
+  it('a ctx.confirm in a run becomes an approval interrupt, with no dialog mounted, and the run goes on with the answer', async () => {
+    const { tm } = ticketTools()
+    const confirmed: unknown[] = []
+    tm.register({
+      name: 'printers.reprint',
+      description: 'Reprints a ticket’s jobs, confirming first.',
+      input: z.object({ id: z.string() }),
+      run: async ({ id }, ctx) => {
+        const answer = await ctx.confirm({ summary: `Reprint every job of ${id}?` })
+        confirmed.push(answer)
+        return ok({ id, reprinted: answer.approved })
+      },
+    })
+    const { model, agent } = agentFor([
+      [{ toolName: 'printers__reprint', input: { id: 'T-1' } }],
+      'Reprinted.',
+    ])
+    const session = createAgUiSession(tm, { agent, confirmations: 'interrupt' })
+    expect(tm.confirmations.hasPresenter()).toBe(false)
+
+    const [interrupt] = interruptsOf(await session.send('Reprint T-1'))
+
+    expect(interrupt).toMatchObject({
+      reason: 'tool_approval',
+      message: 'Reprint every job of T-1?',
+      toolCallId: 'call_1_0',
+    })
+    expect(tm.confirmations.list()).toMatchObject([
+      { id: interrupt.id, inRun: true, presentedByCaller: true },
+    ])
+    const resumed = await session.resume([
+      { interruptId: interrupt.id, status: 'resolved', payload: { approved: true } },
+    ])
+    expect(resumed.turn).toEqual({ type: 'success' })
+    expect(confirmed).toEqual([{ approved: true }])
+    expect(toolResultsSeen(model, 1)).toEqual([
+      ['printers__reprint', { status: 'ok', data: { id: 'T-1', reprinted: true } }],
+    ])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('a tool that needs approval and then confirms: the ctx.confirm takes the approval’s place, and the call runs once', async () => {
+    const { tm } = ticketTools()
+    let runs = 0
+    tm.register({
+      name: 'printers.wipe',
+      description: 'Wipes a printer, confirming the jobs it drops.',
+      input: z.object({ id: z.string() }),
+      hints: { consequential: true },
+      summary: ({ id }) => `Wipe the printer of ${id}`,
+      run: async ({ id }, ctx) => {
+        runs++
+        const answer = await ctx.confirm({ summary: 'Drop the 3 queued jobs too?' })
+        return ok({ id, dropped: answer.approved })
+      },
+    })
+    const { model, agent } = agentFor([
+      [{ toolName: 'printers__wipe', input: { id: 'T-1' } }],
+      'Wiped.',
+    ])
+    const session = createAgUiSession(tm, { agent, confirmations: 'interrupt' })
+    const [approval] = interruptsOf(await session.send('Wipe it'))
+    expect(approval).toMatchObject({ reason: 'tool_approval', message: 'Wipe the printer of T-1' })
+
+    const approved = await session.resume([
+      { interruptId: approval.id, status: 'resolved', payload: { approved: true } },
+    ])
+
+    const [asked] = session.getSnapshot().interrupts
+    expect(asked).toMatchObject({
+      reason: 'tool_approval',
+      message: 'Drop the 3 queued jobs too?',
+      toolCallId: 'call_1_0',
+    })
+    expect(approved.answers).toEqual([
+      {
+        interruptId: approval.id,
+        result: {
+          status: 'needs_confirmation',
+          confirmId: asked.id,
+          summary: 'Drop the 3 queued jobs too?',
+        },
+      },
+    ])
+    expect(tm.confirmations.list()).toMatchObject([{ id: asked.id, presentedByCaller: true }])
+
+    const answered = await session.resume([
+      { interruptId: asked.id, status: 'resolved', payload: { approved: false } },
+    ])
+    expect(answered.turn).toEqual({ type: 'success' })
+    expect(runs).toBe(1)
+    expect(toolResultsSeen(model, 1)).toEqual([
+      ['printers__wipe', { status: 'ok', data: { id: 'T-1', dropped: false } }],
+    ])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('a run that asks two questions at once: the second becomes the interrupt once the first is answered', async () => {
+    const { tm } = ticketTools()
+    tm.register({
+      name: 'desks.move',
+      description: 'Moves a desk, asking the floor and the room at once.',
+      input: z.object({ id: z.string() }),
+      run: async ({ id }, ctx) => {
+        const [floor, room] = await Promise.all([
+          ctx.ask({ prompt: 'Which floor?', schema: FLOOR }),
+          ctx.ask({ prompt: 'Which room?', schema: ROOM }),
+        ])
+        return ok({ id, floor: floor.answered && floor.value, room: room.answered && room.value })
+      },
+    })
+    const { model, agent } = agentFor([
+      [{ toolName: 'desks__move', input: { id: 'D-1' } }],
+      'Moved.',
+    ])
+    const session = createAgUiSession(tm, { agent, confirmations: 'interrupt' })
+
+    const [first] = interruptsOf(await session.send('Move D-1'))
+    expect(first).toMatchObject({ reason: 'tool_question', message: 'Which floor?' })
+    // Both are pending, both are the chat's to ask: neither is left to a dialog.
+    expect(tm.confirmations.list()).toMatchObject([
+      { presentedByCaller: true },
+      { presentedByCaller: true },
+    ])
+
+    const floor = await session.resume([
+      { interruptId: first.id, status: 'resolved', payload: { floor: 2 } },
+    ])
+    expect(floor.turn).toEqual({ type: 'busy' })
+    const [second] = session.getSnapshot().interrupts
+    expect(second).toMatchObject({
+      reason: 'tool_question',
+      message: 'Which room?',
+      toolCallId: 'call_1_0',
+    })
+    expect(session.getSnapshot().status).toBe('interrupted')
+
+    const room = await session.resume([
+      { interruptId: second.id, status: 'resolved', payload: 'B' },
+    ])
+    expect(room.turn).toEqual({ type: 'success' })
+    expect(toolResultsSeen(model, 1)).toEqual([
+      ['desks__move', { status: 'ok', data: { id: 'D-1', floor: { floor: 2 }, room: 'B' } }],
+    ])
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
+  it('an approved run that asks after the session is gone is declined at once, never left waiting', async () => {
+    const { tm } = ticketTools()
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const heard: QuestionAnswer[] = []
+    tm.register({
+      name: 'printers.replace',
+      description: 'Replaces a printer, asking which model.',
+      input: z.object({ id: z.string() }),
+      hints: { consequential: true },
+      summary: ({ id }) => `Replace the printer of ${id}`,
+      run: async ({ id }, ctx) => {
+        await gate
+        const answer = await ctx.ask({ prompt: 'Which model?', schema: ROOM })
+        heard.push(answer)
+        return ok({ id })
+      },
+    })
+    const { agent } = agentFor([[{ toolName: 'printers__replace', input: { id: 'T-1' } }]])
+    const session = createAgUiSession(tm, { agent, confirmations: 'interrupt' })
+    const [approval] = interruptsOf(await session.send('Replace it'))
+    void session.resume([
+      { interruptId: approval.id, status: 'resolved', payload: { approved: true } },
+    ])
+
+    session.dispose()
+    release()
+
+    await waitFor(() => expect(heard).toEqual([{ answered: false, reason: 'declined' }]))
+    expect(tm.confirmations.list()).toEqual([])
+  })
+
   it('Stop withdraws the question and aborts the call; nothing is left pending or sent', async () => {
     const { tm, heard } = ticketTools()
     const { model, agent } = agentFor([[{ toolName: 'tickets__file', input: { id: 'T-1' } }]])
@@ -555,16 +734,35 @@ function FileTicket({ filed }: { filed: unknown[] }) {
   return null
 }
 
-/** An assistant that lists the interrupts it is shown, as a UI rendering AG-UI interrupts does. */
+/**
+ * An assistant that lists the interrupts it is shown, as a UI rendering AG-UI interrupts does,
+ * and answers a question with the floor typed beside it.
+ */
 function Assistant({ agent }: { agent: HttpAgent }) {
-  const { status, interrupts, send } = useAgUiSession(agent, { confirmations: 'interrupt' })
+  const { status, interrupts, send, resume } = useAgUiSession(agent, {
+    confirmations: 'interrupt',
+  })
   return (
     <section aria-label="Assistant">
       <button onClick={() => void send('File T-1')}>Send</button>
       <output aria-label="Status">{status}</output>
       <ul aria-label="Interrupts">
         {interrupts.map((i: AgUiInterrupt) => (
-          <li key={i.id}>{`${i.reason}: ${i.message}`}</li>
+          <li key={i.id}>
+            {`${i.reason}: ${i.message}`}
+            <form
+              onSubmit={(event) => {
+                event.preventDefault()
+                const floor = Number(new FormData(event.currentTarget).get('floor'))
+                void resume([{ interruptId: i.id, status: 'resolved', payload: { floor } }])
+              }}
+            >
+              <label>
+                Floor <input name="floor" type="number" />
+              </label>
+              <button>Answer in chat</button>
+            </form>
+          </li>
         ))}
       </ul>
     </section>
@@ -572,7 +770,7 @@ function Assistant({ agent }: { agent: HttpAgent }) {
 }
 
 describe('useAgUiSession with questions', () => {
-  it('shows the question as an interrupt, and <ConfirmDialog> answering it sends the turn on (StrictMode)', async () => {
+  it('shows the question as an interrupt only: <ConfirmDialog> leaves it to the chat, whose answer sends the turn on (StrictMode)', async () => {
     const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
     const filed: unknown[] = []
     const { model, agent } = agentFor([
@@ -595,11 +793,16 @@ describe('useAgUiSession with questions', () => {
     expect(
       within(screen.getByRole('list', { name: 'Interrupts' })).getByRole('listitem'),
     ).toHaveTextContent('tool_question: Which floor is T-1 on?')
-    const dialog = screen.getByRole('alertdialog', { name: 'File ticket' })
-    await user.type(within(dialog).getByRole('spinbutton', { name: 'Floor' }), '4')
-    await user.click(within(dialog).getByRole('button', { name: 'Answer' }))
+    expect(tm.confirmations.list()).toMatchObject([{ presentedByCaller: true }])
+    // Asked in the chat alone: the dialog, mounted with a question form, stays closed.
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    const chat = screen.getByRole('list', { name: 'Interrupts' })
+    await user.type(within(chat).getByRole('spinbutton', { name: 'Floor' }), '4')
+    await user.click(within(chat).getByRole('button', { name: 'Answer in chat' }))
 
     await waitFor(() => expect(screen.getByLabelText('Status')).toHaveTextContent('idle'))
+    expect(screen.queryByRole('alertdialog')).toBeNull()
+    expect(tm.confirmations.list()).toEqual([])
     expect(screen.queryByRole('listitem')).toBeNull()
     expect(filed).toEqual([{ answered: true, value: { floor: 4 } }])
     expect(toolResultsSeen(model, 1)).toEqual([

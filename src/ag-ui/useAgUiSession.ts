@@ -18,7 +18,8 @@ export interface UseAgUiSessionOptions {
   toolmark?: Toolmark
   /**
    * `inline` (default) waits in `<ConfirmDialog>`; `interrupt` ends the turn with AG-UI interrupts
-   * for approvals and for the questions runs ask with `ctx.ask` (`interrupts`).
+   * for approvals and for what runs ask with `ctx.confirm` and `ctx.ask` (`interrupts`), which the
+   * app's own UI answers with `resume`: `<ConfirmDialog>` leaves them out.
    */
   confirmations?: AgUiConfirmations
   /** Runs one turn may start (default 10). */
@@ -40,7 +41,8 @@ export interface UseAgUiSessionResult extends AgUiSessionSnapshot {
  * mounted: every run carries them as frontend tools, every tool call the agent leaves for the page
  * runs through `tm.call` as caller `inapp`, and its result goes back before the next run. Calls
  * that need a person wait in `<ConfirmDialog>`, or with `confirmations: 'interrupt'` end the turn
- * with AG-UI interrupts answered by `resume` (or by the dialog). Unmounting stops the turn.
+ * with AG-UI interrupts that the app shows and answers with `resume` (the dialog leaves them to it).
+ * Unmounting stops the turn.
  *
  * @example
  * ```tsx

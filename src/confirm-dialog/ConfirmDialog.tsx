@@ -13,7 +13,8 @@ export type { ConfirmDialogActions, ConfirmDialogProps } from './ConfirmDialogRo
  * tool and shows a failure instead of closing. A destructive request looks like one: a danger
  * edge, and an approve button in danger colors named by the tool's title ("Delete ticket").
  * While mounted it is the registry's presenter, so browser and desktop agents may use tools that
- * need a confirmation.
+ * need a confirmation. What an AG-UI session in `interrupt` mode shows as interrupts
+ * (`presentedByCaller`) is left to the app's own interrupt UI: the dialog never opens for it.
  *
  * Theme it with the `--toolmark-dialog-*` CSS variables (`bg`, `fg`, `muted`, `border`,
  * `surface`, `accent`, `accent-fg`, `danger`, `danger-fg`, `focus`, `radius`, `font`), or pass

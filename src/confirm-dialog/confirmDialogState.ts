@@ -126,7 +126,10 @@ export function confirmDialogReducer(
 
 /** What the dialog shows, worked out from the state and the store's pending list. */
 export interface ConfirmDialogView {
-  /** The pending requests, minus dismissed ones, oldest first. */
+  /**
+   * The pending requests, oldest first, minus dismissed ones and those the code that started the
+   * call shows itself (`presentedByCaller`).
+   */
   queue: readonly ConfirmationEntry[]
   /** The caller whose requests are on screen (one caller's requests at a time). */
   caller: Caller | undefined
@@ -165,8 +168,10 @@ export function confirmDialogView(
   state: ConfirmDialogState,
   items: readonly ConfirmationEntry[],
 ): ConfirmDialogView {
-  const queue =
-    state.dismissed.size === 0 ? items : items.filter((item) => !state.dismissed.has(item.id))
+  // What the code that started a call shows itself (an AG-UI interrupt) is asked there alone.
+  const queue = items.some((item) => item.presentedByCaller || state.dismissed.has(item.id))
+    ? items.filter((item) => !item.presentedByCaller && !state.dismissed.has(item.id))
+    : items
   // While an approval runs, a request a running tool asks comes on screen: the run may be that
   // approval's, or hold the scope it waits for, so hiding it would leave both waiting.
   const aside =

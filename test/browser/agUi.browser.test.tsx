@@ -69,6 +69,35 @@ function InterruptAssistant({ agent }: { agent: HttpAgent }) {
   )
 }
 
+/** Renders the approvals it is shown as interrupts, with its own buttons, as an agent UI does. */
+function InterruptApprovals({ agent }: { agent: HttpAgent }) {
+  const { status, interrupts, send, resume } = useAgUiSession(agent, {
+    confirmations: 'interrupt',
+  })
+  return (
+    <section aria-label="Assistant">
+      <button onClick={() => void send('Close T-1')}>Send</button>
+      <output aria-label="Status">{status}</output>
+      <ul aria-label="Interrupts">
+        {interrupts.map((i) => (
+          <li key={i.id}>
+            {`${i.reason}: ${i.message}`}
+            <button
+              onClick={() =>
+                void resume([
+                  { interruptId: i.id, status: 'resolved', payload: { approved: true } },
+                ])
+              }
+            >
+              Approve in chat
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
 function Assistant({ agent }: { agent: HttpAgent }) {
   const { status, send } = useAgUiSession(agent)
   return (
@@ -116,7 +145,52 @@ describe('AG-UI in Chromium', () => {
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Closed T-1.' })
   })
 
-  it('shows a question as an AG-UI interrupt; the dialog or the interrupt UI answers it, and the turn goes on', async () => {
+  it('answers an approval interrupt with a pointer click in the chat while <ConfirmDialog> is mounted; the dialog asks only the rest', async () => {
+    const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
+    const closed: string[] = []
+    const model = scriptedModel([
+      [{ toolName: 'tickets__close', input: { id: 'T-1' } }],
+      'Closed T-1.',
+    ])
+    const server = agUiServer(model)
+    const agent = new HttpAgent({ url: 'http://localhost/api/agent', fetch: server.fetch })
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Tickets closed={closed} />
+          <InterruptApprovals agent={agent} />
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+
+    await page.getByRole('button', { name: 'Send' }).click()
+    await expect.element(page.getByLabelText('Status')).toHaveTextContent('interrupted')
+    await expect.element(page.getByRole('listitem')).toHaveTextContent('tool_approval: Close T-1')
+    // The interrupt is the one place it is asked: no modal dialog, no backdrop over the chat.
+    await expect.element(page.getByRole('alertdialog')).not.toBeInTheDocument()
+    await page.getByRole('button', { name: 'Approve in chat' }).click()
+
+    await expect.element(page.getByLabelText('Status')).toHaveTextContent('idle')
+    expect(closed).toEqual(['T-1'])
+    expect(tm.confirmations.list()).toEqual([])
+    const answer = server.inputs[1].messages.find((m) => m.role === 'tool')
+    expect(JSON.parse(String(answer?.content))).toEqual({
+      status: 'ok',
+      data: { id: 'T-1', closed: true },
+    })
+
+    // A confirmation that is not an interrupt (the app's own call) still opens the dialog.
+    const own = tm.call('tickets.close', { id: 'T-2' })
+    const dialog = page.getByRole('alertdialog')
+    await expect.element(dialog).toHaveTextContent('Close T-2')
+    await expect(own).resolves.toMatchObject({ status: 'needs_confirmation' })
+    await dialog.getByRole('button', { name: 'Approve' }).click()
+    await expect.element(page.getByRole('alertdialog')).not.toBeInTheDocument()
+    expect(closed).toEqual(['T-1', 'T-2'])
+  })
+
+  it('shows a question as an AG-UI interrupt only; the chat answers it with a pointer click while <ConfirmDialog> is mounted', async () => {
     const tm = createToolmark({ dev: true, confirm: { questions: questions() } })
     const filed: unknown[] = []
     const model = scriptedModel([
@@ -137,27 +211,19 @@ describe('AG-UI in Chromium', () => {
       </StrictMode>,
     )
 
-    // First turn: the person answers in the dialog.
-    await page.getByRole('button', { name: 'Send' }).click()
-    await expect.element(page.getByLabelText('Status')).toHaveTextContent('interrupted')
-    await expect
-      .element(page.getByRole('listitem'))
-      .toHaveTextContent('tool_question: Which floor is T-1 on?')
-    const dialog = page.getByRole('alertdialog', { name: 'File ticket' })
-    await dialog.getByRole('spinbutton', { name: 'Floor' }).fill('4')
-    await dialog.getByRole('button', { name: 'Answer' }).click()
-    await expect.element(page.getByLabelText('Status')).toHaveTextContent('idle')
-    expect(filed).toEqual([{ answered: true, value: { floor: 4 } }])
+    for (const id of ['T-1', 'T-2']) {
+      await page.getByRole('button', { name: 'Send' }).click()
+      await expect.element(page.getByLabelText('Status')).toHaveTextContent('interrupted')
+      await expect
+        .element(page.getByRole('listitem'))
+        .toHaveTextContent(`tool_question: Which floor is ${id} on?`)
+      await expect.element(page.getByRole('alertdialog')).not.toBeInTheDocument()
+      await page.getByRole('button', { name: 'Floor 2' }).click()
+      await expect.element(page.getByLabelText('Status')).toHaveTextContent('idle')
+    }
 
-    // Second turn: the agent UI answers the interrupt; the dialog closes with it.
-    await page.getByRole('button', { name: 'Send' }).click()
-    await expect.element(page.getByRole('alertdialog')).toBeInTheDocument()
-    // The modal dialog holds the pointer, as it should; the chat's own handler answers instead.
-    ;(page.getByRole('button', { name: 'Floor 2' }).element() as HTMLButtonElement).click()
-    await expect.element(page.getByLabelText('Status')).toHaveTextContent('idle')
-    await expect.element(page.getByRole('alertdialog')).not.toBeInTheDocument()
     expect(filed).toEqual([
-      { answered: true, value: { floor: 4 } },
+      { answered: true, value: { floor: 2 } },
       { answered: true, value: { floor: 2 } },
     ])
     expect(server.inputs).toHaveLength(4)
@@ -165,7 +231,7 @@ describe('AG-UI in Chromium', () => {
       .filter((m) => m.role === 'tool')
       .map((m) => JSON.parse(String(m.content)))
     expect(answers).toEqual([
-      { status: 'ok', data: { id: 'T-1', answer: { answered: true, value: { floor: 4 } } } },
+      { status: 'ok', data: { id: 'T-1', answer: { answered: true, value: { floor: 2 } } } },
       { status: 'ok', data: { id: 'T-2', answer: { answered: true, value: { floor: 2 } } } },
     ])
     expect(tm.confirmations.list()).toEqual([])

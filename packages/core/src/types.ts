@@ -606,6 +606,13 @@ export interface ConfirmationEntry {
    */
   inRun?: boolean
   /**
+   * True when the code that started the call shows this entry to the person itself and hands on
+   * their answer (an AG-UI session in `interrupt` mode, as an interrupt; see
+   * `CallObserver.presentsConfirmations`). `<ConfirmDialog>` leaves it out, so the person is
+   * asked in one place; the store still lists it and takes its answer.
+   */
+  presentedByCaller?: boolean
+  /**
    * Present when the entry is a question (`ctx.ask`): it is answered with `answer(id, value)` or
    * declined with `reject(id)`, never approved. `summary` repeats the prompt.
    */
@@ -900,10 +907,18 @@ export interface CallObserver {
    */
   confirm?(event: ConfirmEvent): void
   /**
-   * The caller shows this call's questions itself (the AG-UI session, as interrupts): `ctx.ask`
-   * then needs no mounted dialog.
+   * The caller shows this call's questions itself: `ctx.ask` then needs no mounted dialog.
+   * `presentsConfirmations` implies it.
    */
   readonly presentsQuestions?: boolean
+  /**
+   * The caller shows every confirmation of this call itself — its approval and what its run asks
+   * with `ctx.confirm` and `ctx.ask` — and hands on the person's answer (the AG-UI session in
+   * `interrupt` mode, as interrupts). Their entries carry `presentedByCaller`, so
+   * `<ConfirmDialog>` leaves them out, and the run's asks need no mounted dialog. Nothing else
+   * shows them: the caller answers or declines each one.
+   */
+  readonly presentsConfirmations?: boolean
 }
 
 export interface RegisterOptions {

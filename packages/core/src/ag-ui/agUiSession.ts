@@ -18,10 +18,12 @@ export interface AgUiSessionOptions {
    * `inline` (default): a call that needs a person waits in the page (`<ConfirmDialog>`) and the
    * agent gets the final result. `interrupt`: the turn ends with an AG-UI interrupt per such call
    * (`reason: 'tool_approval'`, an approval `responseSchema`, `expiresAt`), for UIs that render
-   * interrupts; the person's answer (`resume`, or the dialog) runs or withdraws the call and the
-   * turn goes on. A question the call's run asks with `ctx.ask` ends the turn the same way
-   * (`reason: 'tool_question'`, the question's JSON Schema as `responseSchema`), no dialog needed;
-   * once answered the run goes on, and the turn with it when the call's result is in.
+   * interrupts; the person's answer there (`resume`) runs or withdraws the call and the turn goes
+   * on. A question the call's run asks with `ctx.ask` ends the turn the same way
+   * (`reason: 'tool_question'`, the question's JSON Schema as `responseSchema`), and so does a
+   * `ctx.confirm` (`tool_approval`), no dialog needed; once answered the run goes on, and the turn
+   * with it when the call's result is in. The interrupts are the one place these are asked: their
+   * entries carry `presentedByCaller`, and `<ConfirmDialog>` leaves them out.
    */
   confirmations?: AgUiConfirmations
   /** Runs one turn may start before it stops (default 10): a model that loops cannot spin forever. */

@@ -103,7 +103,9 @@ export class HeldCalls {
         item.callId = callId
         this.#byCallId.set(callId, item)
       },
-      presentsQuestions: true,
+      // Its approval and what its run asks are interrupts, answered in the app's own UI: the
+      // entries say so, and `<ConfirmDialog>` leaves them out.
+      presentsConfirmations: true,
       // Only noted here, inside the registry's move; the waiting turn looks again later.
       moved: (phase) => {
         item.phase = phase
@@ -187,24 +189,26 @@ export class HeldCalls {
   /**
    * Follows the entries of the held calls, known by the call id each got when it started (never
    * by tool name: two calls of one tool may ask at once, and other callers' entries are not ours).
-   * Whoever answers (`resume`, the dialog, the store) and however an entry ends, its interrupt
-   * closes here.
+   * Each entry is shown only here (`presentedByCaller`), so each one becomes the call's interrupt,
+   * waits in the store behind the one open, or is declined at once when nobody is there to
+   * answer. Whoever answers (`resume`, the store) and however an entry ends, its interrupt closes
+   * here, and the call's next open entry takes its place.
    */
   readonly #onConfirm = (event: ConfirmEvent): void => {
     const { entry } = event
     const item = this.#byCallId.get(entry.callId)
-    if (!item || item.done) return
-    if (event.type === 'requested' && item.kept) {
-      // Stopped: nobody is there to answer, so a run that asks now is declined at once.
+    if (event.type === 'requested' && (!item || item.done || item.kept)) {
+      // Stopped or forgotten: nobody is there to answer, so a run that asks now is declined.
       void this.#tm.confirmations.reject(entry.id, 'cancelled')
       return
     }
+    if (!item || item.done) return
     if (event.type === 'requested') {
-      if (item.interrupt) {
-        // A run asks only once its approval is given: the question takes the approval's place.
-        if (!entry.question || item.interrupt.reason !== AG_UI_APPROVAL_REASON) return
-        this.#byInterrupt.delete(item.interrupt.id)
-      }
+      const open = item.interrupt
+      // The open interrupt's entry is still pending: this one waits behind it, in the store.
+      if (open && this.#tm.confirmations.get(open.id)) return
+      // A run asks only once its approval is given: what it asks takes the approval's place.
+      if (open) this.#byInterrupt.delete(open.id)
       this.#hold(entry, item)
       item.onAsk?.(item.interrupt!)
       return this.#changed()
@@ -216,6 +220,9 @@ export class HeldCalls {
     if (item.interrupt?.id !== entry.id) return
     this.#byInterrupt.delete(entry.id)
     item.interrupt = undefined
+    // What the run asked meanwhile (two asks at once) is the call's interrupt now.
+    const next = this.#tm.confirmations.list().find((e) => e.callId === item.callId)
+    if (next) this.#hold(next, item)
     this.#changed()
   }
 

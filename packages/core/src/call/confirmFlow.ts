@@ -14,7 +14,13 @@ import {
   staleResult,
   type Prepared,
 } from './prepareConfirmation'
-import { askInRun, questionInRun, type ConfirmAnswer, type FlowParts } from './inRunAsks'
+import {
+  askInRun,
+  callerShows,
+  questionInRun,
+  type ConfirmAnswer,
+  type FlowParts,
+} from './inRunAsks'
 import { verifierFor } from './verifyApproval'
 import { NO_PRESENTER } from '../confirmations/questionSupport'
 
@@ -245,8 +251,8 @@ export function createConfirmFlow(
         if (c.kind === 'ask') {
           // Asked inside a run (`ctx.confirm`, `ctx.ask`): with the last dialog gone nobody can
           // answer, so the run hears `no_presenter` now instead of holding its scope until the
-          // expiry. An adapter that shows the run's questions itself keeps them.
-          if (!seen && c.call.observer?.presentsQuestions !== true)
+          // expiry. An adapter that shows the run's asks itself keeps them.
+          if (!seen && !callerShows(c.call, c.entry.question !== undefined))
             c.withdraw(WITHDRAWN_BY, NO_PRESENTER)
         } else if (internals.access(c.call.record, c.call.caller, c.call.actingFor) !== 'ok') {
           c.withdraw(WITHDRAWN_BY)

@@ -23,6 +23,18 @@ export interface FlowParts {
   file(parts: Omit<ConfirmationParts, 'verify'>): Confirmation
 }
 
+/**
+ * Whether the code that started the call shows this ask of its run itself (`CallObserver`), so
+ * it needs no mounted dialog: any ask with `presentsConfirmations`, a question with
+ * `presentsQuestions`.
+ */
+export function callerShows(call: Pick<Call, 'observer'>, question: boolean): boolean {
+  const { observer } = call
+  return (
+    observer?.presentsConfirmations === true || (question && observer?.presentsQuestions === true)
+  )
+}
+
 /** `ctx.confirm` inside a run. */
 export async function askInRun(
   flow: FlowParts,
@@ -33,7 +45,9 @@ export async function askInRun(
   if (call.abortedBy || call.phase !== 'running') {
     return { approved: false, reason: 'cancelled' }
   }
-  if (!confirmations.hasPresenter()) return { approved: false, reason: 'no_presenter' }
+  if (!confirmations.hasPresenter() && !callerShows(call, false)) {
+    return { approved: false, reason: 'no_presenter' }
+  }
   // Nothing to ask the passkey with: fail closed, as the tool's own calls do.
   if (!internals.verification.verifier && verifiesInRun(internals, call)) {
     return { approved: false, reason: NO_VERIFIER }
@@ -75,7 +89,7 @@ export async function questionInRun(
     return { answered: false, reason: 'invalid_question' }
   }
   if (call.abortedBy || call.phase !== 'running') return { answered: false, reason: 'cancelled' }
-  if (!confirmations.hasPresenter() && call.observer?.presentsQuestions !== true) {
+  if (!confirmations.hasPresenter() && !callerShows(call, true)) {
     return { answered: false, reason: 'no_presenter' }
   }
   if (!questions || !prepared) {

@@ -149,6 +149,8 @@ export function makeEntry(
   if (list && list.ceiling(internals, record, call.caller, call.actingFor) === undefined)
     entry.grantable = true
   if (!ofCall) entry.inRun = true
+  // The code that started the call shows it (an AG-UI interrupt): no dialog asks it too.
+  if (call.observer?.presentsConfirmations === true) entry.presentedByCaller = true
   return deepFreeze(entry)
 }
 

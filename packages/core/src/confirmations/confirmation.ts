@@ -105,7 +105,8 @@ export interface HeldCall {
   /** A tour step's starter (see `Call.actingFor`). */
   readonly actingFor?: Caller
   /** Who follows the call (`CallOptions.observe`). */
-  readonly observer: { readonly presentsQuestions?: boolean } | undefined
+  readonly observer:
+    { readonly presentsQuestions?: boolean; readonly presentsConfirmations?: boolean } | undefined
   /** Tells the call's observer a `confirm` event of this confirmation. */
   confirmed(event: ConfirmEvent): void
   /** Waits on the answer; `done` hears `{ stopped }` when the call is stopped first. */
