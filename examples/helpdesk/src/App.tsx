@@ -52,16 +52,19 @@ export function App() {
   const screen = route.name === 'home' ? 'queue' : 'pane'
   const drawer = narrow && assistantOpen
 
-  // Closing the drawer gives focus back to its toggle, once the page is no longer inert.
-  const refocusToggle = useRef(false)
-  const closeAssistant = () => {
-    refocusToggle.current = true
-    setAssistantOpen(false)
+  // The person opening the assistant came to type: focus goes to its composer. Closing it gives
+  // focus back to the toggle (once the page behind a drawer is no longer inert). The panel a wide
+  // screen opens with, or a drawer an agent's fill puts aside, leaves focus where it is.
+  const moveFocusWithAssistant = useRef(false)
+  const setAssistantOpenByPerson = (open: boolean) => {
+    moveFocusWithAssistant.current = true
+    setAssistantOpen(open)
   }
   useEffect(() => {
-    if (assistantOpen || !refocusToggle.current) return
-    refocusToggle.current = false
-    assistantToggle.current?.focus()
+    if (!moveFocusWithAssistant.current) return
+    moveFocusWithAssistant.current = false
+    if (assistantOpen) document.querySelector<HTMLElement>('#assistant [data-composer]')?.focus()
+    else assistantToggle.current?.focus()
   }, [assistantOpen])
 
   return (
@@ -76,7 +79,8 @@ export function App() {
       >
         Skip to main content
       </a>
-      <div className="app__chrome" inert={drawer || undefined}>
+      {/* The page's banner landmark: the showcase's introduction above the top bar. */}
+      <header className="app__chrome" inert={drawer || undefined}>
         <Banner />
         <Header
           search={search}
@@ -86,16 +90,17 @@ export function App() {
               ref={assistantToggle}
               type="button"
               className="button button--icon-narrow"
-              aria-pressed={narrow ? undefined : assistantOpen}
-              aria-expanded={narrow ? assistantOpen : undefined}
+              // A column beside the work or a drawer over it: either way it shows and hides the
+              // panel, so it says whether the panel is expanded.
+              aria-expanded={assistantOpen}
               aria-controls={assistantOpen ? 'assistant' : undefined}
-              onClick={() => setAssistantOpen((open) => !open)}
+              onClick={() => setAssistantOpenByPerson(!assistantOpen)}
             >
               <SparkIcon /> <span className="button__label">Assistant</span>
             </button>
           }
         />
-      </div>
+      </header>
       <div className="workspace">
         <Sidebar
           view={view}
@@ -120,6 +125,7 @@ export function App() {
             loading={list.isPending}
             error={list.error}
             selectedId={selectedId}
+            isScreen={narrow && screen === 'queue'}
           />
           <div className="pane">
             <a
@@ -132,11 +138,16 @@ export function App() {
             <Pane route={route} tools={tools} />
           </div>
         </main>
-        <div className="agents" inert={drawer || undefined}>
+        {/* Named here: a name taken from its heading would be in the heading's styled capitals. */}
+        <aside className="agents" aria-label="Agents" inert={drawer || undefined}>
           <AgentAccess />
-        </div>
+        </aside>
         {assistantOpen && (
-          <AssistantPanel assistant={assistant} drawer={drawer} onClose={closeAssistant} />
+          <AssistantPanel
+            assistant={assistant}
+            drawer={drawer}
+            onClose={() => setAssistantOpenByPerson(false)}
+          />
         )}
       </div>
       {/* "show me how": the tour's panel beside each step; a step's approval asks on top of it. */}

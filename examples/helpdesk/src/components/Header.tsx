@@ -12,9 +12,10 @@ export interface HeaderProps {
   actions?: ReactNode
 }
 
+/** The top bar: the brand, the search and the actions. The app's banner landmark holds it. */
 export function Header({ search, onSearch, actions }: HeaderProps) {
   return (
-    <header className="topbar">
+    <div className="topbar">
       {/* Named by its text alone: the visible name and the accessible name are the same. */}
       <a className="brand" href={href({ name: 'home' })} onClick={() => moveFocus('queue')}>
         <span className="brand__mark" aria-hidden="true">
@@ -47,6 +48,6 @@ export function Header({ search, onSearch, actions }: HeaderProps) {
           <Avatar name={CURRENT_USER.name} size={30} />
         </span>
       </div>
-    </header>
+    </div>
   )
 }

@@ -21,16 +21,30 @@ export interface TicketListProps {
   loading: boolean
   error: Error | null
   selectedId: number | undefined
+  /**
+   * The queue is the whole screen (on a phone, with nothing picked): its title is the page's one
+   * `h1`. Beside a ticket or the form, whose title is the `h1`, it is an `h2`.
+   */
+  isScreen?: boolean
 }
 
-export function TicketList({ view, query, tickets, loading, error, selectedId }: TicketListProps) {
+export function TicketList({
+  view,
+  query,
+  tickets,
+  loading,
+  error,
+  selectedId,
+  isScreen = false,
+}: TicketListProps) {
   useEffect(applyPendingFocus)
+  const Title = isScreen ? 'h1' : 'h2'
   return (
     <section className="queue" aria-labelledby="queue-title">
       <div className="queue__header">
-        <h2 id="queue-title" data-focus-target="queue" tabIndex={-1}>
+        <Title id="queue-title" className="queue__title" data-focus-target="queue" tabIndex={-1}>
           {query ? `Results for “${query}”` : TITLES[view]}
-        </h2>
+        </Title>
         {tickets && <span className="queue__total">{tickets.length}</span>}
       </div>
       {error ? (
