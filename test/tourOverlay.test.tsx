@@ -146,6 +146,27 @@ describe('<TourOverlay>', () => {
     expect(tour.getSnapshot().status).toBe('stopped')
   })
 
+  it('stops on Escape while the only request waiting is one its caller shows itself', async () => {
+    const tm = createToolmark()
+    tm.register({
+      name: 'tickets.close',
+      description: 'Closes a ticket.',
+      input: z.object({ id: z.number() }),
+      hints: { consequential: true },
+      run: () => ok(true),
+    })
+    render(<App tm={tm} />)
+    const tour = begin(tm, { mode: 'show', steps })
+    // An AG-UI session in interrupt mode asks in its own UI: no dialog opens for it.
+    void tm.call('tickets.close', { id: 1 }, { observe: { presentsConfirmations: true } })
+    await vi.waitFor(() => expect(tm.confirmations.list()).toHaveLength(1))
+    expect(tm.confirmations.list()[0].presentedByCaller).toBe(true)
+
+    await userEvent.keyboard('{Escape}')
+
+    expect(tour.getSnapshot().status).toBe('stopped')
+  })
+
   it('offers Back and Skip in a guide tour, and shows what is wrong in a status region', async () => {
     const tm = createToolmark()
     render(<App tm={tm} />)

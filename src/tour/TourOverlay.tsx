@@ -139,8 +139,9 @@ export const TourOverlay = forwardRef<HTMLDivElement, TourOverlayProps>(function
     if (!active || !doc || !tour) return
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return
-      // The confirmation dialog answers its own Escape (a denial): the tour goes on under it.
-      if (tm.confirmations.list().length > 0) return
+      // The confirmation dialog answers its own Escape (a denial): the tour goes on under it. An
+      // entry its caller shows itself (an AG-UI interrupt) opens no dialog, so it takes none.
+      if (tm.confirmations.list().some((entry) => !entry.presentedByCaller)) return
       const target = event.target
       if (target instanceof Element && target.closest(`[${CONFIRM_ROOT_ATTRIBUTE}]`)) return
       tour.stop()
