@@ -163,6 +163,256 @@ function setup(options: { steps: Step[]; tm?: ToolmarkOptions; dialog?: boolean 
   return { tm, calls, saved, model, bodies: server.bodies, user: userEvent.setup() }
 }
 
+/** A chat whose second button sends while the turn may still wait, with the queue on screen. */
+function QueueChat({
+  transport,
+  whileWaiting,
+}: {
+  transport: DefaultChatTransport<UIMessage>
+  whileWaiting?: 'queue' | 'supersede'
+}) {
+  const { messages, sendMessage, status, stop, queued, removeQueued } = useToolmarkChat({
+    transport,
+    whileWaiting,
+  })
+  return (
+    <section aria-label="Chat">
+      <button onClick={() => void sendMessage({ text: 'File a ticket about the printer' })}>
+        Send
+      </button>
+      <button onClick={() => void sendMessage({ text: 'What is open?' })}>Ask what is open</button>
+      <button onClick={() => void stop()}>Stop</button>
+      <output aria-label="Status">{status}</output>
+      <ul aria-label="Queued">
+        {queued.map((message) => (
+          <li key={message.id}>
+            {message.text}
+            <button onClick={() => removeQueued(message.id)}>Remove {message.text}</button>
+          </li>
+        ))}
+      </ul>
+      <ol aria-label="Messages">
+        {messages.map((message) => (
+          <li key={message.id} data-role={message.role}>
+            {message.parts.map((part, i) =>
+              part.type === 'text' ? <p key={i}>{part.text}</p> : null,
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+}
+
+function setupQueue(steps: Step[], whileWaiting?: 'queue' | 'supersede') {
+  const tm: Toolmark = createToolmark({ dev: true })
+  const saved: unknown[] = []
+  const model = scriptedModel(steps)
+  const server = chatServer(model)
+  render(
+    <StrictMode>
+      <ToolProvider toolmark={tm}>
+        <TicketForm onSubmit={(values) => (saved.push(values), { id: 'T-1' })} />
+        <QueueChat transport={server.transport} whileWaiting={whileWaiting} />
+        <ConfirmDialog />
+      </ToolProvider>
+    </StrictMode>,
+  )
+  return { tm, saved, model, user: userEvent.setup() }
+}
+
+/** What the model read in its n-th request, one line a message: role and text or tool parts. */
+function threadSeen(model: MockLanguageModelV4, request: number) {
+  return model.doStreamCalls[request].prompt.map((message) =>
+    typeof message.content === 'string'
+      ? `${message.role}: ${message.content}`
+      : `${message.role}: ${message.content
+          .map((part) =>
+            part.type === 'text'
+              ? part.text
+              : part.type === 'tool-result'
+                ? `result ${JSON.stringify(part.output)}`
+                : part.type === 'tool-call'
+                  ? `call ${part.toolName}`
+                  : part.type,
+          )
+          .join(' | ')}`,
+  )
+}
+
+const fillAndSubmit = [
+  { toolName: 'ticket__fill', input: { values: { title: 'Printer jams', priority: 'high' } } },
+  { toolName: 'ticket__submit', input: {} },
+]
+
+describe('@toolmark/react/ai-sdk: a message sent while the turn waits', () => {
+  it('is queued while a confirmation is open, and sent in order once the turn ends', async () => {
+    const { model, saved, user } = setupQueue([fillAndSubmit, 'Filed T-1.', 'Only T-1 is open.'])
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await waitFor(() => expect(screen.getByLabelText('Status')).toHaveTextContent('ready'))
+
+    // The dialog is not modal in jsdom: the person sends while it waits.
+    await user.click(screen.getByRole('button', { name: 'Ask what is open' }))
+    const queued = screen.getByRole('list', { name: 'Queued' })
+    await waitFor(() => expect(queued).toHaveTextContent('What is open?'))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(model.doStreamCalls).toHaveLength(1)
+    expect(screen.getByRole('list', { name: 'Messages' })).not.toHaveTextContent('What is open?')
+
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }))
+    await screen.findByText('Only T-1 is open.')
+    expect(saved).toEqual([{ title: 'Printer jams', priority: 'high' }])
+    expect(queued).toBeEmptyDOMElement()
+    expect(model.doStreamCalls).toHaveLength(3)
+    // Every tool call had its result before the next user message, and the order held.
+    expect(threadSeen(model, 2)).toEqual([
+      'user: File a ticket about the printer',
+      'assistant: call ticket__fill | call ticket__submit',
+      expect.stringMatching(/^tool: result .*"status":"ok".* \| result .*"id":"T-1"/),
+      'assistant: Filed T-1.',
+      'user: What is open?',
+    ])
+    const shown = screen
+      .getByRole('list', { name: 'Messages' })
+      .querySelectorAll('li[data-role="user"]')
+    expect(Array.from(shown, (item) => item.textContent)).toEqual([
+      'File a ticket about the printer',
+      'What is open?',
+    ])
+  })
+
+  it('a queued message the person removes is not sent', async () => {
+    const { model, user } = setupQueue([fillAndSubmit, 'Filed T-1.', 'Should not be asked.'])
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await user.click(screen.getByRole('button', { name: 'Ask what is open' }))
+    await user.click(await screen.findByRole('button', { name: 'Remove What is open?' }))
+    expect(screen.getByRole('list', { name: 'Queued' })).toBeEmptyDOMElement()
+
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }))
+    await screen.findByText('Filed T-1.')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(model.doStreamCalls).toHaveLength(2)
+  })
+
+  it('a queued message still goes out when the person stops the turn it waited for', async () => {
+    const { model, saved, tm, user } = setupQueue([
+      [{ toolName: 'ticket__submit', input: {} }],
+      'Only T-1 is open.',
+    ])
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    await screen.findByRole('alertdialog')
+    await user.click(screen.getByRole('button', { name: 'Ask what is open' }))
+    await waitFor(() =>
+      expect(screen.getByRole('list', { name: 'Queued' })).toHaveTextContent('What is open?'),
+    )
+    await user.click(screen.getByRole('button', { name: 'Stop' }))
+
+    await screen.findByText('Only T-1 is open.')
+    expect(tm.confirmations.list()).toEqual([])
+    expect(saved).toEqual([])
+    expect(screen.getByRole('list', { name: 'Queued' })).toBeEmptyDOMElement()
+    expect(model.doStreamCalls).toHaveLength(2)
+    expect(threadSeen(model, 1)).toEqual([
+      'user: File a ticket about the printer',
+      'assistant: call ticket__submit',
+      'tool: result {"type":"json","value":{"status":"cancelled","by":"signal"}}',
+      'user: What is open?',
+    ])
+  })
+
+  it('supersede: the new message withdraws the waiting confirmation, and the model reads why', async () => {
+    const { model, saved, tm, user } = setupQueue(
+      [[{ toolName: 'ticket__submit', input: {} }], 'Only T-1 is open.'],
+      'supersede',
+    )
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    await screen.findByRole('alertdialog')
+    expect(tm.confirmations.list()).toHaveLength(1)
+
+    await user.click(screen.getByRole('button', { name: 'Ask what is open' }))
+
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    expect(tm.confirmations.list()).toEqual([])
+    await screen.findByText('Only T-1 is open.')
+    expect(saved).toEqual([])
+    expect(model.doStreamCalls).toHaveLength(2)
+    expect(threadSeen(model, 1)).toEqual([
+      'user: File a ticket about the printer',
+      'assistant: call ticket__submit',
+      'tool: result {"type":"json","value":{"status":"cancelled","by":"signal"}}',
+      'user: What is open?',
+    ])
+  })
+
+  it('a message sent after Stop waits for the output of a call the person approved', async () => {
+    const tm = createToolmark({ dev: true })
+    const model = scriptedModel([[{ toolName: 'pay', input: { amount: 5 } }], 'Paid, and asked.'])
+    const server = chatServer(model)
+    let finish: (() => void) | undefined
+    function Pay() {
+      useTool({
+        name: 'pay',
+        description: 'Pays an invoice.',
+        hints: { consequential: true },
+        input: z.object({ amount: z.number() }),
+        summary: (input) => `Pay ${input.amount}`,
+        run: (input) =>
+          new Promise<ToolResult>((resolve) => {
+            finish = () => resolve(ok({ paid: input.amount }))
+          }),
+      })
+      return null
+    }
+    function StoppableChat() {
+      const { stop, sendMessage, queued } = useToolmarkChat({ transport: server.transport })
+      return (
+        <>
+          <button onClick={() => void sendMessage({ text: 'Pay it' })}>Send</button>
+          <button onClick={() => void sendMessage({ text: 'What is open?' })}>Ask</button>
+          <button onClick={() => void stop()}>Stop</button>
+          <ul aria-label="Queued">
+            {queued.map((message) => (
+              <li key={message.id}>{message.text}</li>
+            ))}
+          </ul>
+        </>
+      )
+    }
+    render(
+      <StrictMode>
+        <ToolProvider toolmark={tm}>
+          <Pay />
+          <StoppableChat />
+          <ConfirmDialog />
+        </ToolProvider>
+      </StrictMode>,
+    )
+    const user = userEvent.setup()
+    await user.click(screen.getByRole('button', { name: 'Send' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await user.click(within(dialog).getByRole('button', { name: /approve/i }))
+    await waitFor(() => expect(finish).toBeDefined())
+    await user.click(screen.getByRole('button', { name: 'Stop' }))
+    await user.click(screen.getByRole('button', { name: 'Ask' }))
+    // The run still goes: the message waits rather than going out ahead of the call's result.
+    await waitFor(() =>
+      expect(screen.getByRole('list', { name: 'Queued' })).toHaveTextContent('What is open?'),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(model.doStreamCalls).toHaveLength(1)
+    finish!()
+    await waitFor(() => expect(model.doStreamCalls).toHaveLength(2))
+    expect(threadSeen(model, 1)).toEqual([
+      'user: Pay it',
+      'assistant: call pay',
+      'tool: result {"type":"json","value":{"status":"ok","data":{"paid":5}}}',
+      'user: What is open?',
+    ])
+  })
+})
+
 describe('@toolmark/react/ai-sdk', () => {
   it('fills and submits through tm.call; the person approves; the model gets the final results', async () => {
     const { calls, saved, model, bodies, user } = setup({

@@ -1,3 +1,7 @@
 'use client'
 export { useToolmarkChat } from './useToolmarkChat'
-export type { UseToolmarkChatOptions } from './useToolmarkChat'
+export type {
+  QueuedMessage,
+  UseToolmarkChatHelpers,
+  UseToolmarkChatOptions,
+} from './useToolmarkChat'

@@ -53,6 +53,12 @@ type NewEntry = Entry extends infer E ? (E extends Entry ? Omit<E, 'id'> : never
 
 export type AssistantMode = 'scripted' | 'model'
 
+/** A request the person sent while a turn was going: it goes out once the turn ends. */
+export interface QueuedRequest {
+  id: number
+  text: string
+}
+
 interface Connection {
   client: PageClient
   /** `page_call` waits for the person, so a tool result is the final outcome. */
@@ -151,6 +157,15 @@ export function useAssistant() {
   const running = useRef<AbortController | null>(null)
   const history = useRef<ChatMessage[]>(restored.history)
   const nextId = useRef(restored.nextId)
+  // What the person sent while a turn went on (an approval waiting, a step running, the model
+  // thinking): sent in order once the turn ends, never into the middle of it.
+  const [queued, setQueued] = useState<QueuedRequest[]>([])
+  const queue = useRef<QueuedRequest[]>([])
+  const nextQueuedId = useRef(1)
+  const setQueue = useCallback((next: QueuedRequest[]) => {
+    queue.current = next
+    setQueued(next)
+  }, [])
 
   useEffect(() => {
     saveConversation({ entries, history: history.current, nextId: nextId.current })
@@ -301,11 +316,11 @@ export function useAssistant() {
     [add, runStep],
   )
 
-  const send = useCallback(
-    async (text: string) => {
+  /** Runs one turn for `request`; the caller made sure no other turn runs. */
+  const start = useCallback(
+    async (request: string) => {
       const conn = connection.current
-      const request = text.trim()
-      if (!conn || !request || running.current) return
+      if (!conn) return
       const controller = new AbortController()
       running.current = controller
       setBusy(true)
@@ -329,6 +344,38 @@ export function useAssistant() {
     },
     [add, mode, model, runModel, runScripted],
   )
+
+  /**
+   * Sends a request. While a turn goes on it waits in `queued` (the panel shows it, and the person
+   * can take it back) and goes out once the turn ends, after what was queued before it.
+   */
+  const send = useCallback(
+    async (text: string) => {
+      const request = text.trim()
+      if (!connection.current || !request) return
+      if (running.current || queue.current.length > 0) {
+        setQueue([...queue.current, { id: nextQueuedId.current++, text: request }])
+        return
+      }
+      await start(request)
+    },
+    [setQueue, start],
+  )
+
+  /** Takes a queued request back: it is not sent. */
+  const unqueue = useCallback(
+    (id: number) => setQueue(queue.current.filter((item) => item.id !== id)),
+    [setQueue],
+  )
+
+  // The turn ended (however it ended: answered, stopped, failed): the next queued request goes.
+  useEffect(() => {
+    if (busy || running.current) return
+    const [next, ...rest] = queue.current
+    if (!next) return
+    setQueue(rest)
+    void start(next.text)
+  }, [busy, queued, setQueue, start])
 
   /**
    * Stop: ends the turn (its waits and the model request), cancels every agent call still running
@@ -376,7 +423,7 @@ export function useAssistant() {
     setEntries([])
   }, [])
 
-  return { entries, busy, send, stop, clear, paste, model, mode, setMode }
+  return { entries, busy, send, queued, unqueue, stop, clear, paste, model, mode, setMode }
 }
 
 /** What {@link useAssistant} gives the panel and the dialog's Stop. */

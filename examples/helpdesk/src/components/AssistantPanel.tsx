@@ -29,7 +29,8 @@ export interface AssistantPanelProps {
  * phone.
  */
 export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelProps) {
-  const { entries, busy, send, stop, clear, paste, model, mode, setMode } = assistant
+  const { entries, busy, send, queued, unqueue, stop, clear, paste, model, mode, setMode } =
+    assistant
   const grants = useAssistantGrants()
   const [draft, setDraft] = useState('')
   const log = useRef<HTMLOListElement>(null)
@@ -45,9 +46,9 @@ export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelPro
   }, [drawer])
 
   const submit = (text: string) => {
-    if (!text.trim() || busy) return
-    // Send turns into Stop while the turn runs, and Stop into a disabled Send after it: focus
-    // waits in the composer, where the dialog that may follow gives it back too.
+    if (!text.trim()) return
+    // While a turn runs the message is queued, and sent once the turn ends. Focus waits in the
+    // composer, where the dialog that may follow gives it back too.
     input.current?.focus()
     setDraft('')
     void send(text)
@@ -151,6 +152,28 @@ export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelPro
         </ol>
       )}
 
+      {queued.length > 0 && (
+        <ul className="assistant__queued" aria-label="Queued messages">
+          {queued.map((item) => (
+            <li key={item.id}>
+              <span className="assistant__queued-text">{item.text}</span>
+              <span className="assistant__queued-note">Sends when this turn ends</span>
+              <button
+                type="button"
+                className="assistant__unqueue"
+                aria-label={`Remove “${item.text}” from the queue`}
+                onClick={() => {
+                  input.current?.focus()
+                  unqueue(item.id)
+                }}
+              >
+                <CloseIcon />
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+
       <AssistantGrants live={grants.grants} onRevoke={grants.revoke} />
 
       <form
@@ -169,7 +192,7 @@ export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelPro
           aria-label="Message the assistant"
           autoComplete="off"
         />
-        {busy ? (
+        {busy && (
           <button
             type="button"
             className="button button--small"
@@ -180,16 +203,16 @@ export function AssistantPanel({ assistant, drawer, onClose }: AssistantPanelPro
           >
             Stop
           </button>
-        ) : (
-          <button
-            type="submit"
-            className="assistant__send"
-            aria-label="Send"
-            disabled={!draft.trim()}
-          >
-            <SendIcon />
-          </button>
         )}
+        {/* While a turn runs, the same button queues the message for after it. */}
+        <button
+          type="submit"
+          className="assistant__send"
+          aria-label={busy ? 'Queue message' : 'Send'}
+          disabled={!draft.trim()}
+        >
+          <SendIcon />
+        </button>
       </form>
     </aside>
   )
