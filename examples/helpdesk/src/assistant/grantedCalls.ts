@@ -35,7 +35,7 @@ export function createGrantedCalls(tm: Toolmark) {
   let granted: Granted[] = []
   let seq = 0
   const stop = tm.events.on('confirm', (event) => {
-    if (event.type !== 'approved' || event.by !== 'grant' || event.grant === undefined) return
+    if (event.status !== 'approved' || event.by !== 'grant' || event.grant === undefined) return
     if (event.entry.caller !== 'inapp') return
     granted = [
       ...granted.slice(-(KEPT - 1)),

@@ -43,8 +43,9 @@ export function createLastChange(tm: Toolmark): LastChange {
     changes.push({ callId, tool, ...(entry.title ? { title: entry.title } : {}) })
     if (changes.length > MAX_REMEMBERED) changes.shift()
   })
-  const offConfirm = tm.events.on('confirm', ({ type, entry }) => {
-    if (type === 'rejected' || type === 'expired') forget(entry.callId)
+  // Denied, withdrawn, expired or evicted: the change never happens.
+  const offConfirm = tm.events.on('confirm', ({ status, entry }) => {
+    if (status !== 'pending' && status !== 'approved') forget(entry.callId)
   })
   const offUndo = tm.events.on('undo', ({ callId, result }) => {
     const change = changes.find((c) => c.callId === callId)
