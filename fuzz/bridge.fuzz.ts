@@ -45,8 +45,8 @@ it('the bridge survives hostile protocol messages and answers only valid ones, o
   const asked: string[] = []
   let approvals = 0
   tm.events.on('confirm', (event) => {
-    if (event.type === 'requested') asked.push(event.entry.id)
-    if (event.type === 'approved') approvals++
+    if (event.status === 'pending') asked.push(event.entry.id)
+    if (event.status === 'approved') approvals++
   })
   let deliver!: (raw: unknown) => void
   const sent: any[] = []

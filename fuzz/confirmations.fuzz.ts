@@ -8,6 +8,7 @@ import {
   type StandardSchemaV1,
   type ToolResult,
 } from '@toolmark/core'
+import { confirmStage } from '../packages/core/src/confirmations/confirmStage'
 import { Tally, describe, seedFor } from './support/row'
 
 const RACES = 1_000
@@ -129,7 +130,7 @@ it('one confirmation answered concurrently runs at most once, and exactly once w
       counts.inline++
       for (let i = 0; i < 20 && events.length === 0; i++) await Promise.resolve()
       if (events.length === 0) await hops(0, true)
-      if (!tally.check(events[0]?.type === 'requested', () => `no request: ${what()}`)) return
+      if (!tally.check(events[0]?.status === 'pending', () => `no request: ${what()}`)) return
       confirmId = events[0].entry.id
     } else {
       counts.deferred++
@@ -174,15 +175,16 @@ it('one confirmation answered concurrently runs at most once, and exactly once w
     if (r.mode.inline) callResult = await calling
     for (let i = 0; i < 5; i++) await Promise.resolve()
 
-    const terminal = events.filter((e) => e.entry.id === confirmId && e.type !== 'requested')
+    const terminal = events.filter((e) => e.entry.id === confirmId && e.status !== 'pending')
     tally.check(ran.length <= 1, () => `ran ${ran.length} times: ${what()}`)
     if (!tally.check(terminal.length === 1, () => `${terminal.length} outcomes: ${what()}`)) {
       return
     }
     const outcome = terminal[0]
-    counts[outcome.type as 'approved' | 'rejected' | 'expired']++
+    const stage = confirmStage(outcome.status)
+    counts[stage as 'approved' | 'rejected' | 'expired']++
     const winners = answered.filter((a) => a?.status === 'ok')
-    if (outcome.type === 'approved') {
+    if (stage === 'approved') {
       tally.check(ran.length === 1, () => `approved but ran ${ran.length} times: ${what()}`)
       tally.check(winners.length === 1, () => `${winners.length} approvals won: ${what()}`)
       tally.check(
@@ -197,8 +199,8 @@ it('one confirmation answered concurrently runs at most once, and exactly once w
         () => `ran with ${describe(ran[0])}, approved ${expected}: ${what()}`,
       )
     } else {
-      tally.check(ran.length === 0, () => `${outcome.type} but ran: ${what()}`)
-      tally.check(winners.length === 0, () => `${outcome.type} but an approval got ok: ${what()}`)
+      tally.check(ran.length === 0, () => `${stage} but ran: ${what()}`)
+      tally.check(winners.length === 0, () => `${stage} but an approval got ok: ${what()}`)
     }
     if (r.mode.inline) {
       tally.check(

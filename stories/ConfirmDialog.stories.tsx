@@ -206,9 +206,9 @@ function Answers() {
   useEffect(
     () =>
       tm.events.on('confirm', (event) => {
-        if (event.type === 'requested') return
+        if (event.status === 'pending') return
         const what = event.entry.title ?? event.entry.tool
-        setAnswers((list) => [...list, `${what}: ${ANSWERS[event.type] ?? event.type}`])
+        setAnswers((list) => [...list, `${what}: ${ANSWERS[event.status] ?? event.status}`])
       }),
     [tm],
   )
@@ -272,7 +272,7 @@ function ConfirmDialogDocs() {
 function nextOutcome(tm: Toolmark) {
   return new Promise<ConfirmEvent>((resolve) => {
     const off = tm.events.on('confirm', (event) => {
-      if (event.type === 'requested') return
+      if (event.status === 'pending') return
       off()
       resolve(event)
     })

@@ -214,7 +214,7 @@ function record(tm: Toolmark) {
 function nextOutcome(tm: Toolmark) {
   return new Promise<ConfirmEvent>((resolve) => {
     const off = tm.events.on('confirm', (event) => {
-      if (event.type === 'requested') return
+      if (event.status === 'pending') return
       off()
       resolve(event)
     })

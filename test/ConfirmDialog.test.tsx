@@ -1150,6 +1150,59 @@ describe('ConfirmDialog', () => {
       expect(tm.confirmations.list()).toEqual([])
     })
 
+    it('says the request expired when the registry ends it, whatever the clock on screen says', async () => {
+      const tm = createToolmark({ limits: { confirmationExpiryMs: 3_000 } })
+      const run = vi.fn(() => ok(true))
+      registerClose(tm, run)
+      render(
+        <StrictMode>
+          <ToolProvider toolmark={tm}>
+            <ConfirmDialog />
+          </ToolProvider>
+        </StrictMode>,
+      )
+      await act(() => tm.call('tickets.close', { id: 9 }, { caller: 'inapp' }))
+      expect(screen.getByRole('alertdialog')).toHaveTextContent('Expires in 0:03')
+      // The dialog's clock stands still; the registry keeps the clock it was made with.
+      const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now())
+      try {
+        await act(async () => vi.advanceTimersByTime(3_000))
+        expect(tm.confirmations.list()).toEqual([])
+        expect(screen.getByRole('alert')).toHaveTextContent('This request expired')
+        expect(screen.queryByRole('button', { name: 'Approve' })).not.toBeInTheDocument()
+      } finally {
+        clock.mockRestore()
+      }
+      expect(run).not.toHaveBeenCalled()
+    })
+
+    it('keeps a request the registry has not ended open when the clock on screen passes its expiry', async () => {
+      const tm = createToolmark({ limits: { confirmationExpiryMs: 3_000 } })
+      const run = vi.fn(() => ok(true))
+      registerClose(tm, run)
+      render(
+        <StrictMode>
+          <ToolProvider toolmark={tm}>
+            <ConfirmDialog />
+          </ToolProvider>
+        </StrictMode>,
+      )
+      await act(() => tm.call('tickets.close', { id: 9 }, { caller: 'inapp' }))
+      // The dialog's clock runs ahead of the registry's: only the registry ends the request.
+      const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now() + 10_000)
+      try {
+        await act(async () => vi.advanceTimersByTime(1_000))
+        expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+        expect(screen.getByRole('alertdialog')).toHaveTextContent('Expires in 0:00')
+        fireEvent.click(screen.getByRole('button', { name: 'Approve' }))
+        await act(async () => {})
+      } finally {
+        clock.mockRestore()
+      }
+      expect(run).toHaveBeenCalledTimes(1)
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument()
+    })
+
     it('runs no timer while nothing is pending', async () => {
       const tm = createToolmark()
       render(

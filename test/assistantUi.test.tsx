@@ -211,7 +211,7 @@ describe('@toolmark/react/assistant-ui', () => {
     ])
     const ended: unknown[] = []
     tm.events.on('confirm', (event) => {
-      if (event.type !== 'requested') ended.push(event.type)
+      if (event.status !== 'pending') ended.push(event.status)
     })
     await send('Submit it')
     await screen.findByRole('alertdialog')

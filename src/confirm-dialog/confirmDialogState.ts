@@ -1,8 +1,9 @@
 /**
  * What `<ConfirmDialog>` remembers between renders, as one reducer: which approvals run, which
  * outcomes the person must read, what the person ticked in a review list and which of its rows
- * they have seen, the rows that ended while on screen, and the clock that expires requests on
- * screen. React-free: the hook feeds it actions and the store's list.
+ * they have seen, the rows that ended while on screen, and the clock the countdown reads. Whether
+ * a request ended is never read off that clock: the registry's `confirm` event says so (the hook
+ * turns it into `expired` and `left`). React-free: the hook feeds it actions and the store's list.
  */
 
 import type { Caller, ConfirmationEntry, ToolResult } from '@toolmark/core'
@@ -29,7 +30,7 @@ export interface ConfirmDialogState {
   answering: readonly ConfirmationEntry[]
   /** Outcomes on screen, in place of the queue, until dismissed. */
   outcomes: readonly Outcome[]
-  /** Expired requests the person dismissed, hidden until the registry drops them. */
+  /** Expired requests the person dismissed, hidden should the store still list them. */
   dismissed: ReadonlySet<string>
   /** Review rows the person ticked (true) or unticked (false); the others follow `seen`. */
   choices: ReadonlyMap<string, boolean>
@@ -37,7 +38,7 @@ export interface ConfirmDialogState {
   seen: ReadonlySet<string>
   /** Review rows that expired or were withdrawn while on screen, until the person answers. */
   left: readonly { entry: ConfirmationEntry; reason: LeftReason }[]
-  /** The clock (ms), moved on every second while a request is on screen. */
+  /** The clock (ms), moved on every second while a request is on screen: the countdown only. */
   now: number
   /** Counts the times the browser closed the dialog on its own; each one opens it again. */
   reopened: number
@@ -56,8 +57,9 @@ export type ConfirmDialogAction =
   | { type: 'toggled'; id: string; checked: boolean }
   | { type: 'seen'; ids: readonly string[] }
   | { type: 'left'; entry: ConfirmationEntry; reason: LeftReason }
-  // expiry
+  // countdown
   | { type: 'ticked'; now: number }
+  /** The registry ended the request on screen unanswered (its `confirm` event: `expired`). */
   | { type: 'expired'; entry: ConfirmationEntry }
 
 const NO_IDS: ReadonlySet<string> = new Set()
@@ -148,7 +150,7 @@ export interface ConfirmDialogView {
   interjection: boolean
   /** The request the dialog is about: an outcome's, the running approval's, or the first one. */
   entry: ConfirmationEntry | undefined
-  /** Outcomes on screen, including the single request once the clock passed its expiry. */
+  /** Outcomes on screen, including the single request once the registry expired it. */
   outcomes: readonly Outcome[]
   /** Whether an approval runs. */
   answering: boolean
@@ -179,7 +181,6 @@ export function confirmDialogView(
       ? queue.find((item) => item.inRun && !state.answering.some((a) => a.id === item.id))
       : undefined
   if (aside) {
-    const expired = state.now >= aside.expiresAt
     return {
       queue,
       caller: aside.caller,
@@ -187,12 +188,12 @@ export function confirmDialogView(
       current: aside,
       interjection: true,
       entry: aside,
-      outcomes: expired ? [{ kind: 'expired', entry: aside }] : NO_OUTCOMES,
+      outcomes: NO_OUTCOMES,
       answering: false,
-      asking: !expired,
+      asking: true,
       waiting: queue.filter((item) => item.caller !== aside.caller).length,
       selected: NO_ENTRIES,
-      key: `${expired ? 'outcome:' : ''}${aside.id}`,
+      key: aside.id,
     }
   }
   const answering = state.answering.length > 0
@@ -213,12 +214,11 @@ export function confirmDialogView(
       !question &&
       (group.length + left.length > 1 || (group.length === 0 && left.length > 0)))
   if (state.outcomes.length === 0 && reviewing) {
-    const rows: ReviewRow[] = (answering ? state.answering : group).map((entry) => {
-      const ended: LeftReason | undefined =
-        !answering && state.now >= entry.expiresAt ? 'expired' : undefined
-      const checked = ended ? false : (state.choices.get(entry.id) ?? state.seen.has(entry.id))
-      return ended ? { entry, ended, checked } : { entry, checked }
-    })
+    // A row ends only when the registry says so (`left`): the store lists it until then.
+    const rows: ReviewRow[] = (answering ? state.answering : group).map((entry) => ({
+      entry,
+      checked: state.choices.get(entry.id) ?? state.seen.has(entry.id),
+    }))
     if (!answering) {
       for (const row of left) rows.push({ entry: row.entry, ended: row.reason, checked: false })
     }
@@ -226,17 +226,7 @@ export function confirmDialogView(
   }
 
   const current = review || answering ? undefined : (question ?? group[0])
-  const expiredNow =
-    state.outcomes.length === 0 &&
-    !answering &&
-    current !== undefined &&
-    state.now >= current.expiresAt
-  const outcomes: readonly Outcome[] =
-    state.outcomes.length > 0
-      ? state.outcomes
-      : expiredNow && current
-        ? [{ kind: 'expired', entry: current }]
-        : NO_OUTCOMES
+  const outcomes: readonly Outcome[] = state.outcomes.length > 0 ? state.outcomes : NO_OUTCOMES
   const entry = outcomes[0]?.entry ?? state.answering[0] ?? current ?? review?.[0]?.entry
   const selected =
     review && !answering ? review.filter((row) => row.checked).map((row) => row.entry) : NO_ENTRIES

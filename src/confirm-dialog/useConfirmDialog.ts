@@ -26,7 +26,7 @@ const NO_ISSUES: readonly ResultIssue[] = Object.freeze([])
 
 /** What {@link useConfirmDialog} returns: the view and what the person can do. */
 export interface UseConfirmDialogResult extends ConfirmDialogView {
-  /** The clock (ms) the time left is counted against. */
+  /** The clock (ms) the time left is counted against: a display, never what ends a request. */
   now: number
   /** Changes each time the browser closed the dialog on its own, so it opens again. */
   reopened: number
@@ -127,7 +127,8 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
   }
 
   const approveOnScreen = (options: ApproveOptions) => {
-    if (!current || !asking || state.now >= current.expiresAt) return
+    // Whether it is too late is the store's to say: a late approval comes back expired.
+    if (!current || !asking) return
     const asked = current
     void answerOne(asked, async () => {
       const result = await approve(asked.id, options)
@@ -142,7 +143,7 @@ export function useConfirmDialog(tm: Toolmark): UseConfirmDialogResult {
     approve: () => approveOnScreen(BY_DIALOG),
     allowForSession: () => approveOnScreen(FOR_SESSION),
     answer: async (value) => {
-      if (!current?.question || !asking || state.now >= current.expiresAt) return NO_ISSUES
+      if (!current?.question || !asking) return NO_ISSUES
       const asked = current
       let issues: readonly ResultIssue[] = NO_ISSUES
       await answerOne(asked, async () => {

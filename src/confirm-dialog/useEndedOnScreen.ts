@@ -5,9 +5,9 @@ import type { ConfirmDialogAction, ConfirmDialogView } from './confirmDialogStat
 import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 
 /**
- * Tells the dialog's reducer when what a person reads ends by itself: the request on screen
- * expiring (`expired`), a review row expiring or being withdrawn (`left`), so the dialog says why
- * instead of letting it vanish under the cursor. Returns `forgetRows`, called once the rows on
+ * Tells the dialog's reducer when what a person reads ends by itself, as the registry's `confirm`
+ * event reports it: the request on screen expiring (`expired`), a review row expiring or being
+ * withdrawn (`left`), so the dialog says why instead of letting it vanish under the cursor. Returns `forgetRows`, called once the rows on
  * screen are being answered: how they end then is the answer's to tell.
  *
  * @example
@@ -27,34 +27,23 @@ export function useEndedOnScreen(
     )
   })
 
-  // The registry's own timer usually drops the request on screen just before our clock ticks.
-  // Seen from the store's notification (before React renders the shorter list), so the person
-  // reads "expired" instead of watching the request vanish under the cursor.
-  const store = tm.confirmations
-  useEffect(
-    () =>
-      store.subscribe(() => {
-        const entry = onScreen.current
-        if (!entry || store.get(entry.id) || Date.now() < entry.expiresAt) return
-        onScreen.current = undefined
-        dispatch({ type: 'expired', entry })
-      }),
-    [store, dispatch],
-  )
-
-  // A review row that expires or is withdrawn (the agent stopped, access went away) stays in the
-  // list, marked, instead of vanishing under the person's eyes; one answered elsewhere just goes.
+  // Only the registry ends a request: its `confirm` event says how, and this reads it, never the
+  // clock. It comes with the store's notification that drops the entry, so the person reads
+  // "expired" instead of watching the request vanish under the cursor. A request on screen that
+  // was withdrawn or answered elsewhere just goes; a review row that expires or is withdrawn (the
+  // agent stopped, access went away) stays in the list, marked.
   useEffect(
     () =>
       tm.events.on('confirm', (event) => {
-        if (!rowsOnScreen.current.has(event.entry.id)) return
-        const { status } = event
+        const { entry, status } = event
         if (status !== 'withdrawn' && status !== 'expired' && status !== 'evicted') return
-        dispatch({
-          type: 'left',
-          entry: event.entry,
-          reason: status === 'withdrawn' ? 'withdrawn' : 'expired',
-        })
+        if (onScreen.current?.id === entry.id) {
+          onScreen.current = undefined
+          if (status !== 'withdrawn') dispatch({ type: 'expired', entry })
+          return
+        }
+        if (!rowsOnScreen.current.has(entry.id)) return
+        dispatch({ type: 'left', entry, reason: status === 'withdrawn' ? 'withdrawn' : 'expired' })
       }),
     [tm, dispatch],
   )

@@ -131,7 +131,7 @@ describe('native WebMCP keeps the ordering promise', () => {
       const tm = await setup()
       const requested: string[] = []
       tm.events.on('confirm', (event) => {
-        if (event.type === 'requested') requested.push(event.entry.summary)
+        if (event.status === 'pending') requested.push(event.entry.summary)
       })
       const turn = Promise.all([
         execute('tickets.search', { q: 'vpn' }),

@@ -593,6 +593,11 @@ export interface ConfirmationEntry {
   hints: ToolHints
   createdAt: number
   expiresAt: number
+  /**
+   * The confirmation's status, as its owner reports it: `pending` while the store lists the entry;
+   * the entry of a final `confirm` event carries how it ended.
+   */
+  status: ConfirmStatus
   /** True when approving asks for the person's verification (a passkey), not just a click. */
   verify?: boolean
   /**
@@ -777,8 +782,6 @@ export type ConfirmStatus =
  * `ok(null)`, the parsed value in `answer`, not redacted), a declined or stopped one `rejected`.
  */
 export interface ConfirmEvent {
-  /** The coarse stage, folding the final statuses: `withdrawn` is `rejected`, `evicted` `expired`. */
-  type: 'requested' | 'approved' | 'rejected' | 'expired'
   /** The confirmation's own status: `pending` when requested, then how it ended. */
   status: ConfirmStatus
   entry: ConfirmationEntry

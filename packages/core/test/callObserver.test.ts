@@ -18,7 +18,7 @@ function recorder() {
   const observer: CallObserver = {
     started: (callId) => heard.push(`started:${callId}`),
     moved: (phase: CallPhase) => heard.push(`moved:${phase}`),
-    confirm: (event: ConfirmEvent) => heard.push(`confirm:${event.type}:${event.entry.callId}`),
+    confirm: (event: ConfirmEvent) => heard.push(`confirm:${event.status}:${event.entry.callId}`),
   }
   return { heard, observer }
 }
@@ -66,7 +66,7 @@ describe('a call observer (CallOptions.observe)', () => {
       `started:${idA}`,
       'moved:queued',
       'moved:confirming',
-      `confirm:requested:${idA}`,
+      `confirm:pending:${idA}`,
       'moved:queued',
       'moved:running',
       'moved:settled',
@@ -74,7 +74,7 @@ describe('a call observer (CallOptions.observe)', () => {
     ])
     // The other call heard only its own request.
     expect(other.heard.filter((h) => h.startsWith('confirm:'))).toEqual([
-      `confirm:requested:${entryB.callId}`,
+      `confirm:pending:${entryB.callId}`,
     ])
     await tm.confirmations.reject(entryB.id)
     expect((await second).status).toBe('cancelled')
@@ -106,8 +106,8 @@ describe('a call observer (CallOptions.observe)', () => {
     await approving
     expect(await first).toEqual({ status: 'ok', data: true })
     expect(heard.filter((h) => h.startsWith('confirm:')).map((h) => h.split(':')[1])).toEqual([
-      'requested',
-      'requested',
+      'pending',
+      'pending',
       'approved',
       'approved',
     ])
@@ -132,7 +132,7 @@ describe('a call observer (CallOptions.observe)', () => {
     )
     expect(second).toEqual({ status: 'ok', data: 'closed' })
     expect(heard).toHaveLength(1)
-    expect(heard[0]).toMatchObject({ type: 'approved', status: 'approved', by: 'grant' })
+    expect(heard[0]).toMatchObject({ status: 'approved', by: 'grant' })
   })
 
   it('reports an observer that throws and leaves the call as it was', async () => {

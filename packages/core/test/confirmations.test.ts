@@ -132,6 +132,7 @@ describe('deferred confirmations', () => {
       grantable: true,
       createdAt: expect.any(Number),
       expiresAt: expect.any(Number),
+      status: 'pending',
     })
     expect(entry.createdAt).toBeGreaterThanOrEqual(before)
     expect(entry.expiresAt - entry.createdAt).toBe(600_000)
@@ -285,7 +286,7 @@ describe('inline confirmations', () => {
     const answers: Array<Promise<ToolResult>> = []
     let answer: 'approve' | 'reject' = 'approve'
     tm.events.on('confirm', (event) => {
-      if (event.type !== 'requested') return
+      if (event.status !== 'pending') return
       answers.push(
         answer === 'approve'
           ? tm.confirmations.approve(event.entry.id)
@@ -330,7 +331,7 @@ describe('inline confirmations', () => {
       }
     })
     const requested: string[] = []
-    tm.events.on('confirm', (event) => requested.push(`${event.type} ${event.entry.id}`))
+    tm.events.on('confirm', (event) => requested.push(`${event.status} ${event.entry.id}`))
     const first = tm.call('tickets.close', { id: 3 }, { caller: 'mcp' })
     const second = tm.call('tickets.close', { id: 5 }, { caller: 'webmcp' })
     expect(await first).toEqual({ status: 'ok', data: { closed: 3 } })
@@ -349,9 +350,9 @@ describe('inline confirmations', () => {
     // Every entry is announced before it is answered.
     const order = (id: string) => requested.filter((line) => line.endsWith(id))
     expect([...seen].map(order)).toEqual([
-      [`requested ${[...seen][0]}`, `approved ${[...seen][0]}`],
-      [`requested ${[...seen][1]}`, `approved ${[...seen][1]}`],
-      [`requested ${[...seen][2]}`, `rejected ${[...seen][2]}`],
+      [`pending ${[...seen][0]}`, `approved ${[...seen][0]}`],
+      [`pending ${[...seen][1]}`, `approved ${[...seen][1]}`],
+      [`pending ${[...seen][2]}`, `rejected ${[...seen][2]}`],
     ])
     expect(tm.confirmations.list()).toEqual([])
   })
@@ -508,7 +509,7 @@ describe('expiry', () => {
     })
     expect(runs).toEqual([])
     expect(tm.confirmations.list()).toEqual([])
-    expect(confirms.map((e) => e.type)).toEqual(['requested', 'expired'])
+    expect(confirms.map((e) => e.status)).toEqual(['pending', 'expired'])
     expect(confirms[1].result).toMatchObject({ code: 'confirmation_expired' })
   })
 
@@ -545,7 +546,7 @@ describe('expiry', () => {
     await tm.call('tickets.close', { id: 1 })
     await vi.advanceTimersByTimeAsync(1_000)
     expect(tm.confirmations.list()).toEqual([])
-    expect(confirms.map((e) => e.type)).toEqual(['requested', 'expired'])
+    expect(confirms.map((e) => e.status)).toEqual(['pending', 'expired'])
   })
 
   it('accepts an approval just before expiry', async () => {
@@ -618,7 +619,7 @@ describe('the pending limit', () => {
     expect(over).toMatchObject({ status: 'refused', code: 'busy' })
     expect((over as { message: string }).message).toContain('limits.pendingConfirmations (100)')
     expect(tm.confirmations.list()).toHaveLength(100)
-    expect(confirms.filter((e) => e.type !== 'requested')).toEqual([])
+    expect(confirms.filter((e) => e.status !== 'pending')).toEqual([])
     const oldest = tm.confirmations.list()[0]
     expect(oldest.input).toEqual({ id: 0 })
     expect((await tm.confirmations.approve(oldest.id)).status).toBe('ok')
@@ -811,8 +812,8 @@ describe('confirm events', () => {
     tm.events.on('confirm', (e) => confirms.push(e))
     const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
     await tm.confirmations.approve(id)
-    expect(confirms.map((e) => [e.type, e.entry.id, e.result])).toEqual([
-      ['requested', id, undefined],
+    expect(confirms.map((e) => [e.status, e.entry.id, e.result])).toEqual([
+      ['pending', id, undefined],
       ['approved', id, { status: 'ok', data: { closed: 1 } }],
     ])
   })
@@ -827,8 +828,8 @@ describe('confirm events', () => {
     await flush()
     await tm.confirmations.reject(tm.confirmations.list()[0].id)
     await pending
-    expect(confirms.map((e) => [e.type, e.result])).toEqual([
-      ['requested', undefined],
+    expect(confirms.map((e) => [e.status, e.result])).toEqual([
+      ['pending', undefined],
       ['rejected', { status: 'cancelled', by: 'operator' }],
     ])
   })
@@ -973,7 +974,7 @@ describe('approveMany and rejectMany', () => {
       { id: ids[3], result: { status: 'ok', data: { closed: 4 } } },
     ])
     expect(log).toEqual(['start 1', 'end 1', 'start 3', 'end 3', 'start 4', 'end 4'])
-    expect(confirms.map((e) => [e.type, e.by])).toEqual([
+    expect(confirms.map((e) => [e.status, e.by])).toEqual([
       ['approved', 'dialog'],
       ['approved', 'dialog'],
       ['approved', 'dialog'],
@@ -1323,13 +1324,12 @@ describe('ctx.confirm inside run', () => {
 })
 
 describe('the confirm event carries how the confirmation ended', () => {
-  /** Every confirm event of a registry, as [type, status, by, result status/by]. */
+  /** Every confirm event of a registry, as [status, by, result status/by]. */
   const watch = (tm: Toolmark) => {
     const seen: ConfirmEvent[] = []
     tm.events.on('confirm', (e) => seen.push(e))
     const rows = () =>
       seen.map((e) => [
-        e.type,
         e.status,
         e.by,
         e.result &&
@@ -1347,7 +1347,7 @@ describe('the confirm event carries how the confirmation ended', () => {
       })
       tm.confirmations.attachPresenter()
       registerClose(tm)
-      const { rows } = watch(tm)
+      const { seen, rows } = watch(tm)
 
       // Approved and denied (deferred, by the test caller).
       const approved = confirmIdOf(await tm.call('tickets.close', { id: 1 }, { caller: 'test' }))
@@ -1372,19 +1372,21 @@ describe('the confirm event carries how the confirmation ended', () => {
       await flush()
 
       expect(rows()).toEqual([
-        ['requested', 'pending', undefined, undefined],
-        ['approved', 'approved', 'dialog', 'ok'],
-        ['requested', 'pending', undefined, undefined],
-        ['rejected', 'rejected', undefined, 'cancelled operator'],
-        ['requested', 'pending', undefined, undefined],
-        ['rejected', 'rejected', undefined, 'cancelled operator'],
-        ['requested', 'pending', undefined, undefined],
-        ['rejected', 'withdrawn', undefined, 'cancelled signal'],
-        ['requested', 'pending', undefined, undefined],
-        ['requested', 'pending', undefined, undefined],
-        ['expired', 'expired', undefined, 'refused'],
-        ['expired', 'expired', undefined, 'refused'],
+        ['pending', undefined, undefined],
+        ['approved', 'dialog', 'ok'],
+        ['pending', undefined, undefined],
+        ['rejected', undefined, 'cancelled operator'],
+        ['pending', undefined, undefined],
+        ['rejected', undefined, 'cancelled operator'],
+        ['pending', undefined, undefined],
+        ['withdrawn', undefined, 'cancelled signal'],
+        ['pending', undefined, undefined],
+        ['pending', undefined, undefined],
+        ['expired', undefined, 'refused'],
+        ['expired', undefined, 'refused'],
       ])
+      // The status is the event's only account of the ending: no coarse stage beside it.
+      expect(seen.filter((e) => 'type' in e)).toEqual([])
     } finally {
       vi.useRealTimers()
     }
@@ -1406,13 +1408,37 @@ describe('the confirm event carries how the confirmation ended', () => {
     await tm.confirmations.reject(later)
 
     expect(rows()).toEqual([
-      ['requested', 'pending', undefined, undefined],
-      ['approved', 'approved', 'api', 'ok'],
-      ['approved', 'approved', 'grant', 'ok'],
-      ['requested', 'pending', undefined, undefined],
-      ['rejected', 'withdrawn', undefined, 'cancelled policy'],
+      ['pending', undefined, undefined],
+      ['approved', 'api', 'ok'],
+      ['approved', 'grant', 'ok'],
+      ['pending', undefined, undefined],
+      ['withdrawn', undefined, 'cancelled policy'],
     ])
     const ends = seen.filter((e) => e.status !== 'pending').map((e) => e.entry.id)
     expect(new Set(ends).size).toBe(ends.length)
+  })
+
+  it('carries the status on the entry: pending while listed, how it ended on the final event', async () => {
+    const tm = createToolmark()
+    registerClose(tm)
+    const seen: ConfirmEvent[] = []
+    tm.events.on('confirm', (e) => seen.push(e))
+    const id = confirmIdOf(await tm.call('tickets.close', { id: 1 }))
+    const listed = tm.confirmations.list()
+    expect(listed.map((e) => e.status)).toEqual(['pending'])
+    // A refused answer leaves the listed entry as it was, the same object.
+    expect(await tm.confirmations.approve(id, { input: { id: 'one' } })).toMatchObject({
+      status: 'invalid',
+    })
+    expect(tm.confirmations.list()[0]).toBe(listed[0])
+    await tm.confirmations.reject(id)
+    expect(seen.map((e) => [e.status, e.entry.status])).toEqual([
+      ['pending', 'pending'],
+      ['rejected', 'rejected'],
+    ])
+    expect(seen[0].entry).toBe(listed[0])
+    expect(seen[1].entry).toEqual({ ...listed[0], status: 'rejected' })
+    expect(Object.isFrozen(seen[1].entry)).toBe(true)
+    expect(listed[0].status).toBe('pending')
   })
 })

@@ -161,9 +161,9 @@ describe('confirmations, fills and undo under random schedules (the short run of
             if (tm.confirmations.get(id)) await tm.confirmations.reject(id)
             await calling
 
-            const outcomes = events.filter((e) => e.type !== 'requested')
+            const outcomes = events.filter((e) => e.status !== 'pending')
             expect(outcomes).toHaveLength(1)
-            expect(ran.length).toBe(outcomes[0].type === 'approved' ? 1 : 0)
+            expect(ran.length).toBe(outcomes[0].status === 'approved' ? 1 : 0)
             expect(results.filter((r) => r?.status === 'ok')).toHaveLength(ran.length)
             detach()
           },

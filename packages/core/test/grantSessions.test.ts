@@ -113,7 +113,7 @@ describe('a grant ends with the session it was given to', () => {
     const stop = tm.use(webmcp({ modelContext: ctx }))
     await settle()
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested' && runs.length === 0) {
+      if (event.status === 'pending' && runs.length === 0) {
         void tm.confirmations.approve(event.entry.id, { grant: { for: 'session' } })
       }
     })

@@ -65,7 +65,7 @@ describe('grants', () => {
       createdAt: expect.any(Number),
       uses: 0,
     })
-    expect(events.at(-1)).toMatchObject({ type: 'approved', by: 'api', grant: grant.id })
+    expect(events.at(-1)).toMatchObject({ status: 'approved', by: 'api', grant: grant.id })
 
     const later = await tm.call('tickets.close', { id: 9 })
     expect(later).toEqual({ status: 'ok', data: { closed: 9 } })
@@ -76,7 +76,7 @@ describe('grants', () => {
     ])
     const byGrant = events.at(-1)!
     expect(byGrant).toMatchObject({
-      type: 'approved',
+      status: 'approved',
       by: 'grant',
       grant: grant.id,
       result: { status: 'ok', data: { closed: 9 } },
@@ -85,10 +85,11 @@ describe('grants', () => {
         caller: 'inapp',
         summary: 'Close ticket #9',
         input: { id: 9 },
+        status: 'approved',
       },
     })
-    // Nobody was asked: no `requested` for the granted call.
-    expect(events.filter((e) => e.type === 'requested')).toHaveLength(1)
+    // Nobody was asked: no request for the granted call.
+    expect(events.filter((e) => e.status === 'pending')).toHaveLength(1)
     expect(tm.confirmations.grants()[0].uses).toBe(1)
   })
 

@@ -28,13 +28,13 @@ describe('confirmations in queue order', () => {
         const { created } = helpDesk(tm)
         const entries: ConfirmationEntry[] = []
         tm.events.on('confirm', (event) => {
-          if (event.type !== 'requested') return
+          if (event.status !== 'pending') return
           entries.push(event.entry)
           setTimeout(() => void tm.confirmations.approve(event.entry.id), delay)
         })
         const outcome = new Promise<ToolResult>((resolve) =>
           tm.events.on('confirm', (event) => {
-            if (event.type === 'approved') resolve(event.result!)
+            if (event.status === 'approved') resolve(event.result!)
           }),
         )
         // One turn: nothing awaited in between.
@@ -64,7 +64,7 @@ describe('confirmations in queue order', () => {
       const answers: Promise<ToolResult>[] = []
       const entries: ConfirmationEntry[] = []
       tm.events.on('confirm', (event) => {
-        if (event.type !== 'requested') return
+        if (event.status !== 'pending') return
         entries.push(event.entry)
         answers.push(sleep(delay).then(() => tm.confirmations.approve(event.entry.id)))
       })

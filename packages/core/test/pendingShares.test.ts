@@ -51,7 +51,7 @@ describe('each caller has its share of the pending list', () => {
     tm.confirmations.attachPresenter()
     const runs = registerClose(tm)
     const ended: ConfirmEvent[] = []
-    tm.events.on('confirm', (e) => e.type !== 'requested' && ended.push(e))
+    tm.events.on('confirm', (e) => e.status !== 'pending' && ended.push(e))
 
     const asked = await tm.call('tickets.close', { id: 1 }, { caller: 'inapp' })
     expect(asked.status).toBe('needs_confirmation')
@@ -106,7 +106,7 @@ describe('each caller has its share of the pending list', () => {
     expect(second).toMatchObject({ status: 'refused', code: 'busy' })
     expect(Object.isFrozen(second)).toBe(true)
     expect(idsOf(tm, 'inapp')).toEqual([1])
-    expect(requested.map((e) => e.type)).toEqual(Array(6).fill('requested'))
+    expect(requested.map((e) => e.status)).toEqual(Array(6).fill('pending'))
     tm.cancelAll()
   })
 

@@ -133,8 +133,8 @@ describe('ctx.ask', () => {
       data: { filed: { floor: 2, model: 'laser', urgent: false, note: 'paper jam' } },
     })
     expect(answers).toHaveLength(1)
-    expect(events.map((e) => [e.type, e.by])).toEqual([
-      ['requested', undefined],
+    expect(events.map((e) => [e.status, e.by])).toEqual([
+      ['pending', undefined],
       ['approved', 'api'],
     ])
     // The answer itself stays out of events.
@@ -269,7 +269,7 @@ describe('ctx.ask', () => {
     expect(third).toMatchObject({ status: 'refused', code: 'confirmation_expired' })
     await pending
     expect(answers).toEqual([{ answered: true, value: { floor: 1, model: 'laser', urgent: true } }])
-    expect(events.filter((e) => e.type !== 'requested')).toHaveLength(1)
+    expect(events.filter((e) => e.status !== 'pending')).toHaveLength(1)
     // A late answer after the end is refused too.
     expect(
       await tm.confirmations.answer(id, { floor: 1, model: 'laser', urgent: true }),

@@ -110,7 +110,7 @@ describe('scopes', () => {
       code: 'confirmation_expired',
     })
     expect(run).not.toHaveBeenCalled()
-    expect(confirms.filter((e) => e.type === 'rejected').map((e) => e.result)).toEqual([
+    expect(confirms.filter((e) => e.status === 'withdrawn').map((e) => e.result)).toEqual([
       { status: 'cancelled', by: 'policy' },
       { status: 'cancelled', by: 'policy' },
     ])

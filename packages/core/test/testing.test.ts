@@ -135,7 +135,7 @@ describe('createTestToolmark', () => {
     const { recorder } = tm
     expect(recorder.calls.map((c) => c.tool)).toEqual(['tickets.close', 'boom'])
     expect(recorder.results.map((r) => r.result.status)).toEqual(['ok', 'error'])
-    expect(recorder.confirmations.map((c) => c.type)).toEqual(['requested', 'approved'])
+    expect(recorder.confirmations.map((c) => c.status)).toEqual(['pending', 'approved'])
     expect(recorder.errors.map((e) => e.code)).toEqual(['tool_threw'])
     expect(recorder.lastResult('tickets.close')).toEqual({ status: 'ok', data: { closed: 1 } })
     expect(recorder.lastResult('nothing')).toBeUndefined()

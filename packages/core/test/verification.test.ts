@@ -211,8 +211,8 @@ describe('approve() asks the verifier, whoever calls it', () => {
     })
     expect(runs[0].approval!.assertion!.type).toBe('public-key')
     expect(Object.isFrozen(runs[0].approval)).toBe(true)
-    expect(confirms.map((e) => [e.type, e.by])).toEqual([
-      ['requested', undefined],
+    expect(confirms.map((e) => [e.status, e.by])).toEqual([
+      ['pending', undefined],
       ['approved', 'verified'],
     ])
   })
@@ -408,7 +408,7 @@ describe('approve() asks the verifier, whoever calls it', () => {
     await tm.confirmations.approve(confirmIdOf(await tm.call('close', {})), { by: 'dialog' })
     await tm.confirmations.approve(confirmIdOf(await tm.call('close', {})))
     expect(seen).toEqual([{ by: 'dialog' }, { by: 'api' }])
-    expect(confirms.filter((e) => e.type === 'approved').map((e) => e.by)).toEqual([
+    expect(confirms.filter((e) => e.status === 'approved').map((e) => e.by)).toEqual([
       'dialog',
       'api',
     ])
@@ -476,7 +476,7 @@ describe('single use and expiry while the passkey prompt is open', () => {
       answer(await authenticator.sign('late'))
       expect(await approving).toMatchObject({ code: 'confirmation_expired' })
       expect(runs).toEqual([])
-      expect(confirms.map((e) => e.type)).toEqual(['requested', 'expired'])
+      expect(confirms.map((e) => e.status)).toEqual(['pending', 'expired'])
     } finally {
       vi.useRealTimers()
     }

@@ -24,7 +24,7 @@ describe('desktop MCP keeps the ordering promise', () => {
       await toolNamesUntil(cli.client, (names) => names.includes('ticket__submit'), 'the tools')
       const entries: ConfirmationEntry[] = []
       tm.events.on('confirm', (event) => {
-        if (event.type !== 'requested') return
+        if (event.status !== 'pending') return
         entries.push(event.entry)
         setTimeout(() => void tm.confirmations.approve(event.entry.id), delay)
       })

@@ -20,7 +20,7 @@ describe('a scripted agent over the real toolmark-mcp', () => {
     cleanups.push(() => paired.dispose())
     await toolNamesUntil(cli.client, (names) => names.includes('ticket__submit'), 'the tools')
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested') void tm.confirmations.approve(event.entry.id)
+      if (event.status === 'pending') void tm.confirmations.approve(event.entry.id)
     })
 
     // The SDK's own Client is the agent's MCP client, as it is.

@@ -18,7 +18,7 @@ const EXPIRED = {
 function endsOf(tm: Toolmark) {
   const ends = new Map<string, { status: string; result: unknown }>()
   tm.events.on('confirm', (event) => {
-    if (event.type !== 'requested') {
+    if (event.status !== 'pending') {
       ends.set(event.entry.id, { status: event.status, result: event.result })
     }
   })
@@ -104,7 +104,7 @@ describe('MCP tasks for calls that wait on a person', () => {
   it('cancelling the task withdraws the confirmation; nothing runs and nothing stays pending', async () => {
     const { tm, closed } = tickets()
     const answers: string[] = []
-    tm.events.on('confirm', (event) => answers.push(event.type))
+    tm.events.on('confirm', (event) => answers.push(event.status))
     const { client, close } = await servePage(tm, { capabilities: TASKS })
     await client.listTools()
     const created = await client.request(
@@ -122,7 +122,7 @@ describe('MCP tasks for calls that wait on a person', () => {
 
     expect(cancelledTask.status).toBe('cancelled')
     await until(() => tm.confirmations.list().length === 0, 'the withdrawal')
-    expect(answers).toEqual(['requested', 'rejected'])
+    expect(answers).toEqual(['pending', 'withdrawn'])
     // The person's late answer finds nothing to approve.
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect((await client.experimental.tasks.getTask(taskId)).status).toBe('cancelled')

@@ -197,13 +197,13 @@ export class HeldCalls {
   readonly #onConfirm = (event: ConfirmEvent): void => {
     const { entry } = event
     const item = this.#byCallId.get(entry.callId)
-    if (event.type === 'requested' && (!item || item.done || item.kept)) {
+    if (event.status === 'pending' && (!item || item.done || item.kept)) {
       // Stopped or forgotten: nobody is there to answer, so a run that asks now is declined.
       void this.#tm.confirmations.reject(entry.id, 'cancelled')
       return
     }
     if (!item || item.done) return
-    if (event.type === 'requested') {
+    if (event.status === 'pending') {
       const open = item.interrupt
       // The open interrupt's entry is still pending: this one waits behind it, in the store.
       if (open && this.#tm.confirmations.get(open.id)) return

@@ -1,5 +1,6 @@
 import { cancelled, deepFreeze, notSerializable, refuse } from '../base/results'
-import type { ToolResult, Toolmark } from '../types'
+import type { ConfirmStatus, ToolResult, Toolmark } from '../types'
+import { confirmStage } from '../confirmations/confirmStage'
 import { unref } from '../base/guards'
 import { markUntrusted } from './markUntrusted'
 
@@ -82,11 +83,12 @@ export async function callForChat(
 
   // Listen before calling: a person may answer before the call's first result reaches us.
   const outcomes = new Map<string, ToolResult>()
-  let waiting: { id: string; resolve: (result: ToolResult, type: string) => void } | undefined
+  let waiting:
+    { id: string; resolve: (result: ToolResult, status: ConfirmStatus) => void } | undefined
   let withdrawing = false
   const stopListening = tm.events.on('confirm', (event) => {
-    if (event.type === 'requested' || !event.result) return
-    if (waiting && waiting.id === event.entry.id) waiting.resolve(event.result, event.type)
+    if (event.status === 'pending' || !event.result) return
+    if (waiting && waiting.id === event.entry.id) waiting.resolve(event.result, event.status)
     else outcomes.set(event.entry.id, event.result)
   })
   try {
@@ -121,8 +123,8 @@ export async function callForChat(
       const onAbort = () => withdraw()
       waiting = {
         id: confirmId,
-        resolve: (result, type) =>
-          settle(withdrawing && type === 'rejected' ? cancelled('signal') : result),
+        resolve: (result, status) =>
+          settle(withdrawing && confirmStage(status) === 'rejected' ? cancelled('signal') : result),
       }
       if (signal?.aborted) onAbort()
       else signal?.addEventListener('abort', onAbort, { once: true })

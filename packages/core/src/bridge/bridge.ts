@@ -224,7 +224,7 @@ export function bridge(options: BridgeOptions): Consumer {
         const { entry } = event
         if (entry.mode !== 'deferred' || disposed) return
         // Before its result is sent, a confirmation is ours when one of our calls asked for it.
-        const outcome = event.type === 'requested' ? undefined : event.result
+        const outcome = event.status === 'pending' ? undefined : event.result
         confirmations.observed(entry.id, byCallId.has(entry.callId), outcome)
       }),
       tm.subscribe(() => {

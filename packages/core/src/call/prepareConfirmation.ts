@@ -131,6 +131,7 @@ export function makeEntry(
     hints: { ...record.hints },
     createdAt,
     expiresAt: createdAt + internals.limits.confirmationExpiryMs,
+    status: 'pending',
   }
   if (typeof record.def.title === 'string') entry.title = record.def.title
   if (prepared.changes) entry.changes = prepared.changes

@@ -34,6 +34,13 @@ export type ConfirmationStatus =
 type Final = 'approved' | 'rejected' | 'expired' | 'withdrawn' | 'evicted'
 
 /**
+ * The entry as its final `confirm` event reports it: the listed entry (`pending`), with how it
+ * ended. A copy, so the entry the store listed never changes under its readers.
+ */
+const ended = (entry: ConfirmationEntry, status: Final): ConfirmationEntry =>
+  Object.freeze({ ...entry, status })
+
+/**
  * Every move a confirmation may make (from → to). An invalid edit or a refused verification goes
  * back to `pending`; the clock, withdrawal (policy, a signal, the tool gone) and Stop can end it
  * from any state that is not final; a person's Deny only from `pending`. Turned away unfiled
@@ -53,15 +60,6 @@ export const CONFIRMATION_MOVES = /* @__PURE__ */ new StatusTable<ConfirmationSt
   },
   false,
 )
-
-/** The coarse `confirm` event type each final status emits. */
-const EVENT_TYPE: { readonly [S in Final]: ConfirmEvent['type'] } = {
-  approved: 'approved',
-  rejected: 'rejected',
-  withdrawn: 'rejected',
-  expired: 'expired',
-  evicted: 'expired',
-}
 
 /**
  * `deferred`: the call already answered `needs_confirmation`; an approval runs the tool as a call
@@ -209,7 +207,7 @@ export class Confirmation {
     if (this.#opened || this.#status !== 'pending') return
     this.#opened = true
     const announce = () => {
-      const event: ConfirmEvent = { type: 'requested', status: 'pending', entry: this.entry }
+      const event: ConfirmEvent = { status: 'pending', entry: this.entry }
       this.#host.events.emit('confirm', event)
       call.confirmed(event)
     }
@@ -453,7 +451,7 @@ export class Confirmation {
             ? { status, result, reason, stopped }
             : { status, result, reason }
     this.#resolve(ending)
-    const event: ConfirmEvent = { type: EVENT_TYPE[status], status, entry: this.entry, result }
+    const event: ConfirmEvent = { status, entry: ended(this.entry, status), result }
     if (approval) event.by = approval.by
     if (approval?.grant !== undefined) event.grant = approval.grant
     if (question && status === 'approved') event.answer = outcome
@@ -476,9 +474,8 @@ export function announceGranted(
   grant: string,
 ): void {
   const event: ConfirmEvent = {
-    type: 'approved',
     status: 'approved',
-    entry,
+    entry: ended(entry, 'approved'),
     result,
     by: 'grant',
     grant,

@@ -1,5 +1,6 @@
 import { reportError } from '../events/reportError'
 import { createSubscribable } from '../events/subscribable'
+import { confirmStage, type ConfirmStage } from '../confirmations/confirmStage'
 import type { Caller, ConfirmEvent, ToolResult, ToolStatus, Toolmark } from '../types'
 
 /** One call in the activity log. */
@@ -18,7 +19,7 @@ export interface AgentActivity {
    * Where the call's confirmation stands, when it asked for one: `'requested'` while a person
    * decides, then `'approved'`, `'rejected'` (denied or withdrawn) or `'expired'`.
    */
-  confirmation?: ConfirmEvent['type']
+  confirmation?: ConfirmStage
   /** Who approved, once approved: `dialog`, `api`, `verified` (the person's passkey) or `grant` (nobody was asked: a grant covered it). */
   approvedBy?: ConfirmEvent['by']
   /** When the call started (`Date.now()`). */
@@ -107,9 +108,9 @@ export function createActivityStore(tm: Toolmark, limit: number): ActivityStore 
 
   /** A confirmation's news for its call; a deferred call takes its final outcome from it. */
   const confirmed = (record: AgentActivity, event: ConfirmEvent): AgentActivity => {
-    const next: AgentActivity = { ...record, confirmation: event.type }
+    const next: AgentActivity = { ...record, confirmation: confirmStage(event.status) }
     if (event.by !== undefined) next.approvedBy = event.by
-    if (record.status === 'needs_confirmation' && event.type !== 'requested' && event.result) {
+    if (record.status === 'needs_confirmation' && event.status !== 'pending' && event.result) {
       next.status = event.result.status
       next.result = event.result
     }

@@ -19,7 +19,7 @@ const DECISION = {
   withdrawn: 'withdrawn',
   expired: 'expired',
   evicted: 'expired',
-} as const
+} as const satisfies { readonly [S in Exclude<ConfirmStatus, 'pending'>]: string }
 
 /**
  * The version of the recording format; `replaySession` reads this one and version 1 (which did
@@ -165,7 +165,7 @@ export function recordSession(tm: Toolmark): SessionRecording {
       write({ type: 'result', callId: callIdOf(e.callId), tool: e.tool, caller: e.caller, result })
     }),
     tm.events.on('confirm', (event) => {
-      const { type, status, entry, by, grant, answer } = event
+      const { status, entry, by, grant, answer } = event
       // A call a grant covered asked nobody: the approval that gave the grant is the answer.
       if (by === 'grant') return
       const confirmId = confirmIdOf(entry.id)
@@ -179,7 +179,7 @@ export function recordSession(tm: Toolmark): SessionRecording {
           result: ran,
         })
       }
-      if (type === 'requested') {
+      if (status === 'pending') {
         const line: RecordedLine = {
           type: 'confirm',
           confirmId,
@@ -192,11 +192,11 @@ export function recordSession(tm: Toolmark): SessionRecording {
         write(line)
         return
       }
-      if (type === 'approved' && entry.question) {
+      if (status === 'approved' && entry.question) {
         write({ type: 'answer', confirmId, decision: 'answer', value: answer })
         return
       }
-      const decision = DECISION[status as Exclude<ConfirmStatus, 'pending'>]
+      const decision = DECISION[status]
       const given =
         grant === undefined ? undefined : tm.confirmations.grants().find((g) => g.id === grant)
       if (given) {

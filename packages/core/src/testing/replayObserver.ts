@@ -65,7 +65,7 @@ export function createReplayObserver(tm: Toolmark, timeoutMs: number): ReplayObs
       answeredAt = Date.now()
       const ran = approvedRunResult(e)
       if (ran) resultOf(e.entry.callId, ran)
-      if (e.type !== 'requested') return
+      if (e.status !== 'pending') return
       append(confirmsByCall, e.entry.callId, e.entry)
       poke()
     }),

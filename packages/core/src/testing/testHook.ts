@@ -51,7 +51,7 @@ export function installTestHook(tm: Toolmark): () => void {
     }),
     // A deferred call the person denied (or that expired) never runs: its answer is its end.
     tm.events.on('confirm', (e) => {
-      if (e.type !== 'requested' && e.entry.mode === 'deferred' && e.result) {
+      if (e.status !== 'pending' && e.entry.mode === 'deferred' && e.result) {
         settle(e.entry.callId, e.result)
       }
     }),

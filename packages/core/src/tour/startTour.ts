@@ -322,7 +322,7 @@ class RunningTour extends Subscribable implements Tour {
         observe: {
           confirm: (event) => {
             if (left) return
-            if (event.type === 'requested') this.#move('confirming', {})
+            if (event.status === 'pending') this.#move('confirming', {})
             else if (this.#snapshot.status === 'confirming') this.#move('running', {})
           },
         },

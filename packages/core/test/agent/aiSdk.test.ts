@@ -138,7 +138,7 @@ describe('pageTools with the AI SDK (ai 7, generateText)', () => {
     const { tm, client } = page()
     // The person approves in the page a moment after the dialog opens.
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested') {
+      if (event.status === 'pending') {
         setTimeout(() => void tm.confirmations.approve(event.entry.id), 20)
       }
     })

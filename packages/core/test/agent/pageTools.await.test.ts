@@ -95,7 +95,7 @@ describe('pageTools with awaitConfirmation', () => {
     const { tm, client } = page()
     // Approves every request at once, before the needs_confirmation result has even left.
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested') void tm.confirmations.approve(event.entry.id)
+      if (event.status === 'pending') void tm.confirmations.approve(event.entry.id)
     })
     await client.ready
     const [call] = pageTools(client, { format: 'anthropic', awaitConfirmation: true })

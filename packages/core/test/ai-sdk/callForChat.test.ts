@@ -97,7 +97,7 @@ describe('callForChat', () => {
     tm.confirmations.attachPresenter()
     const requested = vi.fn()
     tm.events.on('confirm', (event) => {
-      if (event.type !== 'requested') return
+      if (event.status !== 'pending') return
       requested(event.entry)
       setTimeout(() => void tm.confirmations.approve(event.entry.id), 10)
     })
@@ -119,7 +119,7 @@ describe('callForChat', () => {
     tm.confirmations.attachPresenter()
     // Approved in the same tick the entry appears.
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested') void tm.confirmations.approve(event.entry.id)
+      if (event.status === 'pending') void tm.confirmations.approve(event.entry.id)
     })
     expect(await callForChat(tm, 'ticket.submit', {})).toEqual({ status: 'ok', data: { id: 7 } })
   })
@@ -128,7 +128,7 @@ describe('callForChat', () => {
     const { tm, runs } = page()
     tm.confirmations.attachPresenter()
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested')
+      if (event.status === 'pending')
         setTimeout(() => void tm.confirmations.reject(event.entry.id), 5)
     })
     expect(await callForChat(tm, 'ticket.submit', {})).toEqual({
@@ -196,13 +196,13 @@ describe('callForChat', () => {
     const { tm } = page({ confirm: { inapp: 'inline' } })
     tm.confirmations.attachPresenter()
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested')
+      if (event.status === 'pending')
         setTimeout(() => void tm.confirmations.approve(event.entry.id), 5)
     })
     expect(await callForChat(tm, 'ticket.submit', {})).toEqual({ status: 'ok', data: { id: 7 } })
     const controller = new AbortController()
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested') controller.abort()
+      if (event.status === 'pending') controller.abort()
     })
     // Aborted while the person decides: the inline call itself ends cancelled signal.
     const second = callForChat(tm, 'ticket.submit', {}, { signal: controller.signal })
@@ -241,7 +241,7 @@ describe('callForChat', () => {
     tm.confirmations.attachPresenter()
     const shown: unknown[] = []
     tm.events.on('confirm', (event) => {
-      if (event.type !== 'requested') return
+      if (event.status !== 'pending') return
       shown.push(event.entry.tool)
       setTimeout(() => void tm.confirmations.approve(event.entry.id), 5)
     })

@@ -298,7 +298,7 @@ describe('bridge', () => {
     })
     // A person (or a test script) rejecting in the same tick the confirmation appears.
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested') void tm.confirmations.reject(event.entry.id)
+      if (event.status === 'pending') void tm.confirmations.reject(event.entry.id)
     })
     attach()
     call('c-1', 'close')

@@ -32,7 +32,7 @@ describe('the bridge keeps the ordering promise', () => {
         if (confirm === 'inline') cleanups.push(tm.confirmations.attachPresenter())
         const entries: ConfirmationEntry[] = []
         tm.events.on('confirm', (event) => {
-          if (event.type !== 'requested') return
+          if (event.status !== 'pending') return
           entries.push(event.entry)
           setTimeout(() => void tm.confirmations.approve(event.entry.id), delay)
         })

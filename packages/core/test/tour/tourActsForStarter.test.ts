@@ -53,7 +53,7 @@ function page(options: ToolmarkOptions = {}) {
 function asked(tm: Toolmark): ConfirmationEntry[] {
   const entries: ConfirmationEntry[] = []
   tm.events.on('confirm', (event) => {
-    if (event.type === 'requested') entries.push(event.entry)
+    if (event.status === 'pending') entries.push(event.entry)
   })
   return entries
 }

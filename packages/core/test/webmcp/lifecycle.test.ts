@@ -16,7 +16,7 @@ describe('WebMCP keeps the ordering promise', () => {
       await settle()
       const entries: ConfirmationEntry[] = []
       tm.events.on('confirm', (event) => {
-        if (event.type !== 'requested') return
+        if (event.status !== 'pending') return
         entries.push(event.entry)
         setTimeout(() => void tm.confirmations.approve(event.entry.id), delay)
       })
@@ -37,7 +37,7 @@ describe('WebMCP keeps the ordering promise', () => {
     tm.use(webmcp({ modelContext: ctx }))
     await settle()
     tm.events.on('confirm', (event) => {
-      if (event.type === 'requested')
+      if (event.status === 'pending')
         setTimeout(() => void tm.confirmations.approve(event.entry.id), 20)
     })
     const [, submitted] = await Promise.all([
