@@ -7,8 +7,9 @@ import { useIsomorphicLayoutEffect } from '../useIsomorphicLayoutEffect'
 /**
  * Tells the dialog's reducer when what a person reads ends by itself, as the registry's `confirm`
  * event reports it: the request on screen expiring (`expired`), a review row expiring or being
- * withdrawn (`left`), so the dialog says why instead of letting it vanish under the cursor. Returns `forgetRows`, called once the rows on
- * screen are being answered: how they end then is the answer's to tell.
+ * withdrawn (`left`), so the dialog says why instead of letting it vanish under the cursor.
+ * Returns `forgetRows`, called once the rows on screen are being answered: how they end then is
+ * the answer's to tell.
  *
  * @example
  * const forgetRows = useEndedOnScreen(tm, view, dispatch)
